@@ -1,0 +1,213 @@
+// Package dialect holds every difference between the SQL servers that a
+// workload must know about, so workloads contain no per-server branches.
+package dialect
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// Flavor is the wire protocol and SQL family of a server.
+type Flavor string
+
+const (
+	MySQL    Flavor = "mysql" // MariaDB and MySQL
+	Postgres Flavor = "postgres"
+	SQLite   Flavor = "sqlite"
+)
+
+// Dialect is what a workload asks when it writes SQL for one target.
+type Dialect struct {
+	Flavor Flavor
+	// Engine is the MariaDB storage engine (innodb, rocksdb, aria, myisam,
+	// memory); empty for other flavors.
+	Engine string
+}
+
+// Placeholder returns the bind marker for the n-th (1-based) parameter.
+func (d Dialect) Placeholder(n int) string {
+	if d.Flavor == Postgres {
+		return fmt.Sprintf("$%d", n)
+	}
+	return "?"
+}
+
+// Bind rewrites a statement written with '?' markers into the dialect's.
+func (d Dialect) Bind(query string) string {
+	if d.Flavor != Postgres {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TableOptions is appended after the closing parenthesis of CREATE TABLE.
+func (d Dialect) TableOptions() string {
+	if d.Flavor == MySQL && d.Engine != "" {
+		return " ENGINE=" + d.Engine
+	}
+	return ""
+}
+
+// AutoIncrementInt is the column type of an auto-increment integer key.
+func (d Dialect) AutoIncrementInt() string {
+	switch d.Flavor {
+	case Postgres:
+		return "SERIAL"
+	case SQLite:
+		// INTEGER PRIMARY KEY is the rowid alias; AUTOINCREMENT is not needed
+		// for ids to grow and only adds a sqlite_sequence write per insert.
+		return "INTEGER"
+	default:
+		return "INTEGER NOT NULL AUTO_INCREMENT"
+	}
+}
+
+// Begin is the statement that starts a transaction. SQLite needs IMMEDIATE
+// for transactions that write: a deferred one that later writes fails with
+// SQLITE_BUSY at once instead of waiting for the write lock.
+func (d Dialect) Begin(writes bool) string {
+	if d.Flavor == SQLite && writes {
+		return "BEGIN IMMEDIATE"
+	}
+	return "BEGIN"
+}
+
+// SupportsTransactions is false for MariaDB engines that ignore BEGIN/COMMIT.
+func (d Dialect) SupportsTransactions() bool {
+	if d.Flavor != MySQL {
+		return true
+	}
+	switch d.Engine {
+	case "myisam", "memory":
+		return false
+	case "aria":
+		return false // Aria is crash-safe, not transactional across statements
+	}
+	return true
+}
+
+// ErrorClass sorts a database error into the classes the driver counts and
+// retries by.
+type ErrorClass string
+
+const (
+	ClassNone           ErrorClass = ""
+	ClassDeadlock       ErrorClass = "deadlock"
+	ClassLockWait       ErrorClass = "lock_wait_timeout"
+	ClassWriteConflict  ErrorClass = "write_conflict"
+	ClassConnectionLost ErrorClass = "connection_lost"
+	ClassDuplicateKey   ErrorClass = "duplicate_key"
+	ClassOther          ErrorClass = "other"
+)
+
+// Retryable reports whether a transaction that failed with this class may
+// simply be run again: the server rolled it back and nothing is wrong with
+// the statements themselves.
+func (c ErrorClass) Retryable() bool {
+	switch c {
+	case ClassDeadlock, ClassLockWait, ClassWriteConflict, ClassDuplicateKey:
+		return true
+	}
+	return false
+}
+
+// Classify maps an error from any of the three drivers to its class.
+func Classify(err error) ErrorClass {
+	if err == nil {
+		return ClassNone
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ClassOther
+	}
+	var my *mysql.MySQLError
+	if errors.As(err, &my) {
+		switch my.Number {
+		case 1213: // ER_LOCK_DEADLOCK; MyRocks also reports snapshot conflicts here
+			if strings.Contains(strings.ToLower(my.Message), "busy") || strings.Contains(my.Message, "conflict") {
+				return ClassWriteConflict
+			}
+			return ClassDeadlock
+		case 1205: // ER_LOCK_WAIT_TIMEOUT
+			return ClassLockWait
+		case 1020: // ER_CHECKREAD: record changed since last read
+			return ClassWriteConflict
+		case 1180: // ER_ERROR_DURING_COMMIT (MyRocks: Busy / TryAgain)
+			return ClassWriteConflict
+		case 1062: // ER_DUP_ENTRY: a concurrent delete+insert took the id
+			return ClassDuplicateKey
+		case 2006, 2013, 1927, 1053: // gone away, lost, killed, shutdown
+			return ClassConnectionLost
+		}
+		return ClassOther
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch pg.Code {
+		case "40P01":
+			return ClassDeadlock
+		case "55P03":
+			return ClassLockWait
+		case "40001":
+			return ClassWriteConflict
+		case "23505":
+			return ClassDuplicateKey
+		case "57P01", "57P02", "57P03":
+			return ClassConnectionLost
+		}
+		if strings.HasPrefix(pg.Code, "08") {
+			return ClassConnectionLost
+		}
+		return ClassOther
+	}
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		switch lite.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return ClassLockWait
+		case sqlite3.ErrConstraint:
+			if lite.ExtendedCode == sqlite3.ErrConstraintPrimaryKey || lite.ExtendedCode == sqlite3.ErrConstraintUnique {
+				return ClassDuplicateKey
+			}
+		}
+		return ClassOther
+	}
+	if isConnectionError(err) {
+		return ClassConnectionLost
+	}
+	return ClassOther
+}
+
+func isConnectionError(err error) bool {
+	if errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "bad connection") || strings.Contains(msg, "conn closed") ||
+		strings.Contains(msg, "connection reset") || strings.Contains(msg, "broken pipe")
+}

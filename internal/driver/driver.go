@@ -1,0 +1,424 @@
+// Package driver runs client goroutines against workload workers: closed loop
+// or fixed rate, timing every operation, classifying and retrying errors,
+// printing sysbench-shaped interval lines, and trimming warm-up and tail.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/hist"
+	"shootout/internal/workload"
+)
+
+// Config is what the runner asks of the driver for one cell.
+type Config struct {
+	Clients  int
+	Duration time.Duration // stop after this long (0: only Ops bounds the run)
+	Ops      int64         // stop after this many operations in all (0: only Duration)
+	// Rate is the target operations per second over all clients (0: closed
+	// loop). With a rate, latency counts from the intended start time, so a
+	// stalled server shows up in the percentiles instead of hiding.
+	Rate float64
+	// Trim is the fraction of operations dropped at the start (warm-up) and
+	// at the end (clients finishing at different times) from the latency
+	// figures; the seeds used 10%.
+	Trim       float64
+	Interval   time.Duration // interval report period (0: none)
+	MaxRetries int           // retries of one operation for retryable errors
+	OpNames    []string
+	Out        io.Writer // interval lines; nil for none
+}
+
+// Connect opens a new connection and prepares a worker on it.
+type Connect func(ctx context.Context, client int) (workload.Worker, error)
+
+// Validate reports a configuration the driver cannot run.
+func (c Config) Validate() error {
+	switch {
+	case c.Clients < 1:
+		return fmt.Errorf("clients must be at least 1, got %d", c.Clients)
+	case c.Duration <= 0 && c.Ops <= 0:
+		return errors.New("a run needs a duration or an operation count")
+	case c.Trim < 0 || c.Trim >= 0.5:
+		return fmt.Errorf("trim must be in [0, 0.5), got %v", c.Trim)
+	case c.Rate < 0:
+		return fmt.Errorf("rate must not be negative, got %v", c.Rate)
+	case len(c.OpNames) == 0:
+		return errors.New("workload has no operations")
+	}
+	return nil
+}
+
+// counts are cumulative per-client counters, read by the ticker.
+type counts struct {
+	events, reads, writes, other int64
+	errors, retries, reconnects  int64
+	failedOps                    int64
+	busyNs                       int64
+	byClass                      map[dialect.ErrorClass]int64
+}
+
+type client struct {
+	mu    sync.Mutex
+	slice []*hist.Histogram // per op, latencies since the last tick
+	c     counts
+}
+
+// slice is one tick's worth of merged measurements.
+type slice struct {
+	at     time.Duration
+	hists  []*hist.Histogram
+	counts counts
+}
+
+// Run drives the workload until the duration or op count is reached, ctx is
+// cancelled, or a non-retryable error stops it.
+func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	nops := len(cfg.OpNames)
+	clients := make([]*client, cfg.Clients)
+	for i := range clients {
+		clients[i] = &client{slice: newHists(nops), c: counts{byClass: map[dialect.ErrorClass]int64{}}}
+	}
+	workers := make([]workload.Worker, cfg.Clients)
+	for i := range workers {
+		w, err := connect(ctx, i)
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.Close()
+			}
+			return nil, fmt.Errorf("client %d: %w", i+1, err)
+		}
+		workers[i] = w
+	}
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var fatalOnce sync.Once
+	var fatal error
+	fail := func(err error) {
+		fatalOnce.Do(func() { fatal = err; stop() })
+	}
+
+	start := time.Now()
+	var deadline time.Time
+	if cfg.Duration > 0 {
+		deadline = start.Add(cfg.Duration)
+	}
+	var issued, ticket int64
+	var period time.Duration
+	if cfg.Rate > 0 {
+		period = time.Duration(float64(time.Second) / cfg.Rate)
+	}
+
+	counters := make([]map[string]int64, 0, cfg.Clients)
+	var countersMu sync.Mutex
+	keepCounters := func(w workload.Worker) {
+		countersMu.Lock()
+		counters = append(counters, w.Counters())
+		countersMu.Unlock()
+	}
+
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		go func(id int, cl *client, w workload.Worker) {
+			defer wg.Done()
+			defer func() {
+				keepCounters(w)
+				w.Close()
+			}()
+			for {
+				if runCtx.Err() != nil {
+					return
+				}
+				if cfg.Ops > 0 && atomic.AddInt64(&issued, 1) > cfg.Ops {
+					return
+				}
+				var intended time.Time
+				if period > 0 {
+					n := atomic.AddInt64(&ticket, 1) - 1
+					intended = start.Add(time.Duration(n) * period)
+					if !deadline.IsZero() && !intended.Before(deadline) {
+						return
+					}
+					if wait := time.Until(intended); wait > 0 {
+						t := time.NewTimer(wait)
+						select {
+						case <-runCtx.Done():
+							t.Stop()
+							return
+						case <-t.C:
+						}
+					}
+				} else {
+					intended = time.Now()
+					if !deadline.IsZero() && !intended.Before(deadline) {
+						return
+					}
+				}
+				var ok bool
+				w, ok = runOne(runCtx, cfg, id, cl, w, intended, connect, keepCounters, fail)
+				if !ok {
+					return
+				}
+			}
+		}(i, clients[i], workers[i])
+	}
+
+	res := &Result{OpNames: cfg.OpNames, Clients: cfg.Clients}
+	sliceLen := sliceLength(cfg)
+	var slices []slice
+	prev := make([]counts, cfg.Clients)
+	collect := func(now time.Time) {
+		s := slice{at: now.Sub(start), hists: newHists(nops), counts: counts{byClass: map[dialect.ErrorClass]int64{}}}
+		for i, cl := range clients {
+			cl.mu.Lock()
+			cur := cl.c
+			cur.byClass = copyClasses(cl.c.byClass)
+			for op, h := range cl.slice {
+				s.hists[op].Merge(h)
+				h.Reset()
+			}
+			cl.mu.Unlock()
+			s.counts.add(cur.minus(prev[i]))
+			prev[i] = cur
+		}
+		slices = append(slices, s)
+	}
+
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	tick := time.NewTicker(sliceLen)
+	defer tick.Stop()
+	nextInterval := cfg.Interval
+	lastReport := 0
+	var lastReportAt time.Duration
+loop:
+	for {
+		select {
+		case now := <-tick.C:
+			collect(now)
+			if cfg.Interval > 0 && now.Sub(start) >= nextInterval {
+				iv := summariseInterval(slices[lastReport:], cfg.Clients, lastReportAt, now.Sub(start))
+				lastReportAt = now.Sub(start)
+				res.Intervals = append(res.Intervals, iv)
+				if cfg.Out != nil {
+					fmt.Fprintln(cfg.Out, iv.Line())
+				}
+				lastReport = len(slices)
+				nextInterval += cfg.Interval
+			}
+		case <-done:
+			break loop
+		}
+	}
+	end := time.Now()
+	collect(end)
+	res.Elapsed = end.Sub(start)
+	res.fill(slices, cfg.Trim)
+	for _, cl := range clients {
+		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
+		res.PerClientBusy = append(res.PerClientBusy, time.Duration(cl.c.busyNs))
+	}
+	res.Counters = map[string]int64{}
+	for _, m := range counters {
+		for k, v := range m {
+			res.Counters[k] += v
+		}
+	}
+	if fatal != nil {
+		res.Fatal = fatal.Error()
+		return res, fatal
+	}
+	if err := ctx.Err(); err != nil {
+		res.Fatal = "interrupted"
+		return res, err
+	}
+	return res, nil
+}
+
+// runOne performs one operation with retries and reconnects. It returns the
+// worker to use next (a new one after a reconnect) and false when the client
+// must stop.
+func runOne(ctx context.Context, cfg Config, id int, cl *client, w workload.Worker, intended time.Time,
+	connect Connect, keep func(workload.Worker), fail func(error)) (workload.Worker, bool) {
+	attempts := 0
+	for {
+		out, err := w.Do(ctx)
+		if err == nil {
+			lat := time.Since(intended)
+			cl.mu.Lock()
+			if out.Op >= 0 && out.Op < len(cl.slice) {
+				cl.slice[out.Op].Record(lat)
+			}
+			cl.c.events++
+			cl.c.reads += int64(out.Reads)
+			cl.c.writes += int64(out.Writes)
+			cl.c.other += int64(out.Other)
+			cl.c.busyNs += int64(lat)
+			cl.mu.Unlock()
+			return w, true
+		}
+		if ctx.Err() != nil {
+			// The run is ending (time, Ctrl-C or another client's fatal
+			// error): the interrupted operation is neither a success nor
+			// an error of the server's.
+			w.Abort(context.Background())
+			return w, false
+		}
+		class := dialect.Classify(err)
+		cl.mu.Lock()
+		cl.c.errors++
+		cl.c.byClass[class]++
+		cl.mu.Unlock()
+		switch {
+		case class == dialect.ClassConnectionLost:
+			keep(w)
+			w.Close()
+			nw, cerr := reconnect(ctx, connect, id)
+			if cerr != nil {
+				if ctx.Err() == nil {
+					fail(fmt.Errorf("client %d lost its connection (%v) and could not reconnect: %w", id+1, err, cerr))
+				}
+				return nopWorker{}, false
+			}
+			w = nw
+			cl.mu.Lock()
+			cl.c.reconnects++
+			cl.mu.Unlock()
+		case class.Retryable():
+			w.Abort(ctx)
+			attempts++
+			if attempts > cfg.MaxRetries {
+				cl.mu.Lock()
+				cl.c.failedOps++
+				cl.mu.Unlock()
+				return w, true
+			}
+			cl.mu.Lock()
+			cl.c.retries++
+			cl.mu.Unlock()
+		default:
+			w.Abort(ctx)
+			fail(fmt.Errorf("client %d: %w", id+1, err))
+			return w, false
+		}
+	}
+}
+
+func reconnect(ctx context.Context, connect Connect, id int) (workload.Worker, error) {
+	var last error
+	backoff := 50 * time.Millisecond
+	for try := 0; try < 10; try++ {
+		w, err := connect(ctx, id)
+		if err == nil {
+			return w, nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff *= 2
+	}
+	return nil, last
+}
+
+type nopWorker struct{}
+
+func (nopWorker) Do(context.Context) (workload.Outcome, error) { return workload.Outcome{}, nil }
+func (nopWorker) Abort(context.Context)                        {}
+func (nopWorker) Counters() map[string]int64                   { return nil }
+func (nopWorker) Close() error                                 { return nil }
+
+// sliceLength keeps about a hundred slices in a short run so that trimming
+// 10% is accurate, and one per second in a long one so memory stays small.
+func sliceLength(cfg Config) time.Duration {
+	l := time.Second
+	if cfg.Duration > 0 && cfg.Duration < 100*time.Second {
+		l = cfg.Duration / 100
+	} else if cfg.Duration <= 0 {
+		l = 250 * time.Millisecond
+	}
+	if l < 20*time.Millisecond {
+		l = 20 * time.Millisecond
+	}
+	if cfg.Interval > 0 && cfg.Interval < l {
+		l = cfg.Interval
+	}
+	return l
+}
+
+func newHists(n int) []*hist.Histogram {
+	hs := make([]*hist.Histogram, n)
+	for i := range hs {
+		hs[i] = hist.New()
+	}
+	return hs
+}
+
+func copyClasses(m map[dialect.ErrorClass]int64) map[dialect.ErrorClass]int64 {
+	out := make(map[dialect.ErrorClass]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (c counts) minus(o counts) counts {
+	d := counts{
+		events: c.events - o.events, reads: c.reads - o.reads, writes: c.writes - o.writes, other: c.other - o.other,
+		errors: c.errors - o.errors, retries: c.retries - o.retries, reconnects: c.reconnects - o.reconnects,
+		failedOps: c.failedOps - o.failedOps, busyNs: c.busyNs - o.busyNs, byClass: map[dialect.ErrorClass]int64{},
+	}
+	for k, v := range c.byClass {
+		if x := v - o.byClass[k]; x != 0 {
+			d.byClass[k] = x
+		}
+	}
+	return d
+}
+
+func (c *counts) add(o counts) {
+	c.events += o.events
+	c.reads += o.reads
+	c.writes += o.writes
+	c.other += o.other
+	c.errors += o.errors
+	c.retries += o.retries
+	c.reconnects += o.reconnects
+	c.failedOps += o.failedOps
+	c.busyNs += o.busyNs
+	if c.byClass == nil {
+		c.byClass = map[dialect.ErrorClass]int64{}
+	}
+	for k, v := range o.byClass {
+		c.byClass[k] += v
+	}
+}
+
+func stddev(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)))
+}

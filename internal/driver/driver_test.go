@@ -1,0 +1,270 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"shootout/internal/workload"
+)
+
+// scriptWorker is a driver-level fake: it stands for a workload, not for a
+// server, so the driver's own rules can be checked exactly.
+type scriptWorker struct {
+	do      func(n int64) (time.Duration, error)
+	n       *int64
+	aborts  *int64
+	commits int64
+}
+
+func (w *scriptWorker) Do(ctx context.Context) (workload.Outcome, error) {
+	n := atomic.AddInt64(w.n, 1)
+	d, err := w.do(n)
+	if d > 0 {
+		time.Sleep(d)
+	}
+	if err != nil {
+		return workload.Outcome{}, err
+	}
+	w.commits++
+	return workload.Outcome{Op: 0, Reads: 2, Writes: 1, Other: 2}, nil
+}
+func (w *scriptWorker) Abort(context.Context)      { atomic.AddInt64(w.aborts, 1) }
+func (w *scriptWorker) Counters() map[string]int64 { return map[string]int64{"commits": w.commits} }
+func (w *scriptWorker) Close() error               { return nil }
+
+func connector(do func(n int64) (time.Duration, error)) (Connect, *int64, *int64, *int64) {
+	var n, aborts, connects int64
+	return func(ctx context.Context, client int) (workload.Worker, error) {
+		atomic.AddInt64(&connects, 1)
+		return &scriptWorker{do: do, n: &n, aborts: &aborts}, nil
+	}, &n, &aborts, &connects
+}
+
+func base() Config {
+	return Config{Clients: 2, Trim: 0.1, MaxRetries: 3, OpNames: []string{"op"}}
+}
+
+func TestOpsLimitIsExactAndCountsQueries(t *testing.T) {
+	cfg := base()
+	cfg.Ops = 500
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) { return 0, nil })
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events != 500 || res.Reads != 1000 || res.Writes != 500 || res.Other != 1000 {
+		t.Fatalf("events/r/w/o = %d/%d/%d/%d, want 500/1000/500/1000", res.Events, res.Reads, res.Writes, res.Other)
+	}
+	if res.Counters["commits"] != 500 {
+		t.Fatalf("committed counter = %d, want 500", res.Counters["commits"])
+	}
+	var sum int64
+	for _, e := range res.PerClientEvents {
+		sum += e
+	}
+	if sum != 500 {
+		t.Fatalf("per-client events sum to %d", sum)
+	}
+}
+
+func TestTrimmingDropsSlowWarmupAndTail(t *testing.T) {
+	cfg := base()
+	cfg.Clients = 1
+	cfg.Duration = 2 * time.Second
+	start := time.Now()
+	// slow for the first and last 5% of the run, fast in between
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) {
+		el := time.Since(start)
+		if el < 100*time.Millisecond || el > 1900*time.Millisecond {
+			return 10 * time.Millisecond, nil
+		}
+		return 200 * time.Microsecond, nil
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := res.Ops["op"]
+	if op.TrimmedHead == 0 || op.TrimmedTail == 0 {
+		t.Fatalf("nothing trimmed: %+v", op)
+	}
+	if op.TrimmedHead+op.TrimmedTail > op.Untrimmed.Count/5+1 {
+		t.Fatalf("trimmed %d+%d of %d: more than 2x10%%", op.TrimmedHead, op.TrimmedTail, op.Untrimmed.Count)
+	}
+	if op.MaxMs >= 5 {
+		t.Fatalf("slow warm-up/tail ops survived trimming: max %.2f ms", op.MaxMs)
+	}
+	if op.Untrimmed.MaxMs < 10 {
+		t.Fatalf("untrimmed max %.2f should include the slow ops", op.Untrimmed.MaxMs)
+	}
+}
+
+func TestRetryableErrorsAreRetriedAndCounted(t *testing.T) {
+	cfg := base()
+	cfg.Ops = 100
+	deadlock := &mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock"}
+	connect, _, aborts, _ := connector(func(n int64) (time.Duration, error) {
+		if n%5 == 0 {
+			return 0, deadlock
+		}
+		return 0, nil
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events != 100 {
+		t.Fatalf("events = %d, want 100 (retries must complete the op)", res.Events)
+	}
+	if res.ByClass["deadlock"] == 0 || res.ByClass["deadlock"] != res.Retries || res.Errors != res.Retries {
+		t.Fatalf("deadlocks %d, retries %d, errors %d: want equal and > 0", res.ByClass["deadlock"], res.Retries, res.Errors)
+	}
+	if *aborts != res.Errors {
+		t.Fatalf("aborts %d != errors %d: every failed attempt must be rolled back", *aborts, res.Errors)
+	}
+}
+
+func TestRetriesExhaustedGiveUpTheOperation(t *testing.T) {
+	cfg := base()
+	cfg.Clients = 1
+	cfg.Ops = 3
+	cfg.MaxRetries = 2
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) {
+		return 0, &mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FailedOps != 3 || res.Events != 0 || res.ByClass["lock_wait_timeout"] != 9 {
+		t.Fatalf("failed ops %d, events %d, lock waits %d; want 3, 0, 9", res.FailedOps, res.Events, res.ByClass["lock_wait_timeout"])
+	}
+}
+
+func TestLostConnectionReconnects(t *testing.T) {
+	cfg := base()
+	cfg.Clients = 1
+	cfg.Ops = 10
+	connect, _, _, connects := connector(func(n int64) (time.Duration, error) {
+		if n == 4 {
+			return 0, mysql.ErrInvalidConn
+		}
+		return 0, nil
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reconnects != 1 || *connects != 2 || res.Events != 10 {
+		t.Fatalf("reconnects %d, connects %d, events %d; want 1, 2, 10", res.Reconnects, *connects, res.Events)
+	}
+}
+
+func TestOtherErrorStopsTheRun(t *testing.T) {
+	cfg := base()
+	cfg.Duration = 10 * time.Second
+	connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+		if n == 20 {
+			return 0, &mysql.MySQLError{Number: 1064, Message: "You have an error in your SQL syntax"}
+		}
+		return 0, nil
+	})
+	t0 := time.Now()
+	res, err := Run(context.Background(), cfg, connect)
+	if err == nil || !strings.Contains(err.Error(), "SQL syntax") {
+		t.Fatalf("err = %v, want the syntax error", err)
+	}
+	if time.Since(t0) > 5*time.Second || res.Fatal == "" {
+		t.Fatalf("run did not stop at once on a fatal error (fatal=%q)", res.Fatal)
+	}
+}
+
+func TestRateMeasuresFromIntendedStart(t *testing.T) {
+	cfg := base()
+	cfg.Clients = 1
+	cfg.Rate = 100 // one every 10 ms
+	cfg.Duration = time.Second
+	cfg.Trim = 0
+	// one stall of 300 ms: the ~30 operations queued behind it must show it
+	connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+		if n == 20 {
+			return 300 * time.Millisecond, nil
+		}
+		return time.Millisecond, nil
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := res.Ops["op"]
+	if op.Count < 20 {
+		t.Fatalf("only %d ops at 100/s for 1 s", op.Count)
+	}
+	if op.P95Ms < 50 {
+		t.Fatalf("p95 %.1f ms hides the stall: latency must count from the intended start", op.P95Ms)
+	}
+}
+
+func TestIntervalLineShape(t *testing.T) {
+	cfg := base()
+	cfg.Duration = 1200 * time.Millisecond
+	cfg.Interval = 500 * time.Millisecond
+	var out bytes.Buffer
+	cfg.Out = &out
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) { return time.Millisecond, nil })
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Intervals) != 2 {
+		t.Fatalf("%d intervals, want 2:\n%s", len(res.Intervals), out.String())
+	}
+	line := strings.Split(out.String(), "\n")[0]
+	for _, part := range []string{"thds: 2 tps: ", " qps: ", "(r/w/o: ", "lat (ms,95%): ", " err/s: 0.00 reconn/s: 0.00"} {
+		if !strings.Contains(line, part) {
+			t.Fatalf("interval line %q lacks %q", line, part)
+		}
+	}
+	if iv := res.Intervals[0]; iv.TPS < 500 || iv.TPS > 2100 {
+		t.Fatalf("interval tps %.0f, want ~2 clients x 1000/s", iv.TPS)
+	}
+	var sum bytes.Buffer
+	res.WriteSummary(&sum)
+	for _, part := range []string{"transactions:", "queries:", "ignored errors:", "reconnects:", "95th percentile:", "events (avg/stddev):"} {
+		if !strings.Contains(sum.String(), part) {
+			t.Fatalf("summary lacks %q:\n%s", part, sum.String())
+		}
+	}
+}
+
+func TestCancelStopsAndReportsInterrupted(t *testing.T) {
+	cfg := base()
+	cfg.Duration = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) { return time.Millisecond, nil })
+	time.AfterFunc(200*time.Millisecond, cancel)
+	res, err := Run(ctx, cfg, connect)
+	if !errors.Is(err, context.Canceled) || res.Fatal != "interrupted" || res.Events == 0 {
+		t.Fatalf("err %v, fatal %q, events %d", err, res.Fatal, res.Events)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, c := range []Config{
+		{Clients: 0, Ops: 1, OpNames: []string{"a"}},
+		{Clients: 1, OpNames: []string{"a"}},
+		{Clients: 1, Ops: 1, Trim: 0.5, OpNames: []string{"a"}},
+		{Clients: 1, Ops: 1},
+	} {
+		if c.Validate() == nil {
+			t.Errorf("%+v should be invalid", c)
+		}
+	}
+}

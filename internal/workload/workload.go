@@ -1,0 +1,130 @@
+// Package workload defines what a workload is and keeps the registry of them.
+//
+// A workload knows its schema per dialect, how to make and load its dataset,
+// what one client does for one operation, and what must hold afterwards. It
+// never times, sleeps or prints: the driver owns time and concurrency.
+package workload
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"shootout/internal/dialect"
+)
+
+// Dataset is a resolved dataset: a name as the user wrote it, a size the
+// workload understands, and the seed its rows are generated from.
+type Dataset struct {
+	Name string `json:"name"`
+	Rows int64  `json:"rows"`
+	Seed int64  `json:"seed"`
+}
+
+// Outcome is what one successful operation did, for sysbench-style counts.
+type Outcome struct {
+	Op     int // index into Workload.Ops()
+	Reads  int32
+	Writes int32
+	Other  int32
+}
+
+// Worker is one client's operation loop state, bound to one connection.
+type Worker interface {
+	// Do runs one operation. On error the transaction, if any, may be open;
+	// the driver calls Abort before retrying.
+	Do(ctx context.Context) (Outcome, error)
+	// Abort rolls back whatever Do left open after an error.
+	Abort(ctx context.Context)
+	// Counters returns what committed operations changed, for invariants
+	// (e.g. rows inserted). Only committed work may be counted.
+	Counters() map[string]int64
+	Close() error
+}
+
+// LoadStats describes a dataset load.
+type LoadStats struct {
+	Rows    int64            `json:"rows"`
+	Seconds float64          `json:"seconds"`
+	Tables  map[string]int64 `json:"tables,omitempty"`
+}
+
+// Progress is told how many rows were loaded since its last call.
+type Progress func(rows int64)
+
+// State is what a workload records before a run to check invariants after.
+type State map[string]int64
+
+// Invariants is the verdict of Check.
+type Invariants struct {
+	OK       bool     `json:"ok"`
+	Checked  []string `json:"checked"`
+	Failures []string `json:"failures"`
+}
+
+// Workload is one registered workload, configured with its parameters.
+type Workload interface {
+	Name() string
+	Description() string
+	// Ops names the operations; Outcome.Op indexes this slice.
+	Ops() []string
+	// Dataset resolves a dataset spec such as "small" or "1000000".
+	Dataset(spec string, seed int64) (Dataset, error)
+	// Schema is the DDL run before loading; PostLoad runs after (secondary
+	// indexes built after the load, as sysbench does).
+	Schema(d dialect.Dialect, ds Dataset) []string
+	PostLoad(d dialect.Dialect, ds Dataset) []string
+	// Load fills the tables created by Schema.
+	Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset, progress Progress) (LoadStats, error)
+	// Loaded reports whether db already holds exactly this dataset, so an
+	// external server prepared earlier is reused rather than reloaded.
+	Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset) (bool, error)
+	// NewWorker prepares one client on its own connection.
+	NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds Dataset, client int) (Worker, error)
+	// Before records the state that Check compares against.
+	Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset) (State, error)
+	// Check verifies the invariants after a run given the committed counters.
+	Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset, before State, counters map[string]int64) Invariants
+}
+
+// Factory makes a workload from its parameters (plan `params:`).
+type Factory func(params map[string]string) (Workload, error)
+
+type entry struct {
+	name, description string
+	factory           Factory
+}
+
+var registry = map[string]entry{}
+
+// Register adds a workload; called from init() of each workload package.
+func Register(name, description string, f Factory) {
+	if _, dup := registry[name]; dup {
+		panic("workload registered twice: " + name)
+	}
+	registry[name] = entry{name, description, f}
+}
+
+// Names lists every registered workload, sorted.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Describe returns the one-line description of a workload.
+func Describe(name string) string { return registry[name].description }
+
+// New configures a registered workload.
+func New(name string, params map[string]string) (Workload, error) {
+	e, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	return e.factory(params)
+}
