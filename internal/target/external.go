@@ -1,0 +1,184 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+
+	"shootout/internal/dialect"
+)
+
+// External is a server the user runs; shootout only connects to it.
+type External struct {
+	flavor  dialect.Flavor
+	engine  string
+	dsn     string // with the password: never printed or stored
+	display string // the URL with the password masked
+}
+
+// ParseExternal reads mysql://user:pass@host:port/db?engine=E or
+// postgres://user:pass@host:port/db. Only this machine's loopback
+// addresses are accepted: shootout puts load only on servers here.
+func ParseExternal(raw string) (*External, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("target URL %s: %v", Redact(raw), redactErr(err, raw))
+	}
+	e := &External{display: Redact(raw)}
+	host := u.Hostname()
+	q := u.Query()
+	socket := q.Get("socket")
+	if socket == "" && !isLoopback(host) {
+		return nil, fmt.Errorf("target %s: host %q is not a loopback address; shootout only loads servers on this machine (127.0.0.1, ::1, localhost or ?socket=PATH)", e.display, host)
+	}
+	pass, _ := u.User.Password()
+	db := strings.TrimPrefix(u.Path, "/")
+	switch u.Scheme {
+	case "mysql", "mariadb":
+		e.flavor = dialect.MySQL
+		e.engine = strings.ToLower(q.Get("engine"))
+		if e.engine == "" {
+			e.engine = "innodb"
+		}
+		if _, ok := mariadbEngines[e.engine]; !ok {
+			return nil, fmt.Errorf("target %s: engine=%s is not one of innodb, rocksdb, aria, myisam, memory", e.display, e.engine)
+		}
+		if db == "" {
+			db = "sbtest"
+		}
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Passwd, cfg.DBName = u.User.Username(), pass, db
+		if socket != "" {
+			cfg.Net, cfg.Addr = "unix", socket
+		} else {
+			port := u.Port()
+			if port == "" {
+				port = "3306"
+			}
+			cfg.Net, cfg.Addr = "tcp", net.JoinHostPort(host, port)
+		}
+		e.dsn = cfg.FormatDSN()
+	case "postgres", "postgresql":
+		e.flavor = dialect.Postgres
+		if q.Has("engine") {
+			return nil, fmt.Errorf("target %s: engine= is for MariaDB URLs only", e.display)
+		}
+		e.dsn = raw
+	default:
+		return nil, fmt.Errorf("target %s: scheme %q is not mysql:// or postgres://", e.display, u.Scheme)
+	}
+	return e, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Redact masks the password of a URL-shaped target name.
+func Redact(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	rest := raw[i+3:]
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return raw
+	}
+	cred := rest[:at]
+	if c := strings.Index(cred, ":"); c >= 0 {
+		cred = cred[:c] + ":***"
+	}
+	return raw[:i+3] + cred + rest[at:]
+}
+
+// redactErr removes a password that url.Parse echoed into its error.
+func redactErr(err error, raw string) string {
+	return strings.ReplaceAll(err.Error(), raw, Redact(raw))
+}
+
+func (e *External) Name() string { return e.display }
+func (e *External) Dialect() dialect.Dialect {
+	return dialect.Dialect{Flavor: e.flavor, Engine: e.engine}
+}
+func (e *External) Available() error { return nil }
+func (e *External) Managed() bool    { return false }
+
+type externalInstance struct {
+	e  *External
+	db *sql.DB
+}
+
+// Start connects and checks the credentials; it starts nothing.
+func (e *External) Start(ctx context.Context, opt StartOptions) (Instance, error) {
+	driver := "mysql"
+	if e.flavor == dialect.Postgres {
+		driver = "pgx"
+	}
+	db, err := sql.Open(driver, e.dsn)
+	if err != nil {
+		return nil, fmt.Errorf("target %s: %s", e.display, e.scrub(err))
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("target %s: cannot connect: %s", e.display, e.scrub(err))
+	}
+	db.SetMaxIdleConns(64)
+	if len(opt.Settings) > 0 {
+		logf(opt.Log, "note: settings for %s are not applied: shootout does not reconfigure a server it did not start", e.display)
+	}
+	return &externalInstance{e: e, db: db}, nil
+}
+
+// scrub keeps a driver error that quotes the DSN from leaking the password.
+func (e *External) scrub(err error) string {
+	msg := err.Error()
+	if u, perr := url.Parse(e.dsn); perr == nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			msg = strings.ReplaceAll(msg, p, "***")
+		}
+	}
+	if e.flavor == dialect.MySQL {
+		if cfg, perr := mysql.ParseDSN(e.dsn); perr == nil && cfg.Passwd != "" {
+			msg = strings.ReplaceAll(msg, cfg.Passwd, "***")
+		}
+	}
+	return msg
+}
+
+func (x *externalInstance) Dialect() dialect.Dialect   { return x.e.Dialect() }
+func (x *externalInstance) DB() *sql.DB                { return x.db }
+func (x *externalInstance) PIDs() []int                { return nil }
+func (x *externalInstance) DataDir() string            { return "" }
+func (x *externalInstance) Applied() map[string]string { return nil }
+
+func (x *externalInstance) Version(ctx context.Context) (string, error) {
+	q := "SELECT VERSION()"
+	if x.e.flavor == dialect.Postgres {
+		q = "SHOW server_version"
+	}
+	var v string
+	err := x.db.QueryRowContext(ctx, q).Scan(&v)
+	return v, err
+}
+
+func (x *externalInstance) Settings(ctx context.Context) (map[string]string, error) {
+	if x.e.flavor == dialect.Postgres {
+		return querySettings(ctx, x.db, "SELECT name, setting FROM pg_settings")
+	}
+	return querySettings(ctx, x.db, "SHOW GLOBAL VARIABLES")
+}
+
+// Settle does nothing on a server shootout does not own.
+func (x *externalInstance) Settle(ctx context.Context) error { return nil }
+
+func (x *externalInstance) Stop(ctx context.Context) error { return x.db.Close() }

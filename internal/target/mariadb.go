@@ -1,0 +1,277 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"shootout/internal/dialect"
+)
+
+// mariadbEngines maps each engine to the setting its cache is sized by.
+var mariadbEngines = map[string]string{
+	"innodb":  "innodb_buffer_pool_size",
+	"rocksdb": "rocksdb_block_cache_size",
+	"aria":    "aria_pagecache_buffer_size",
+	"myisam":  "key_buffer_size",
+	"memory":  "max_heap_table_size",
+}
+
+// MariaDB is a private mariadbd whose tables use one storage engine.
+type MariaDB struct{ Engine string }
+
+func (m MariaDB) Name() string { return "mariadb-" + m.Engine }
+func (m MariaDB) Dialect() dialect.Dialect {
+	return dialect.Dialect{Flavor: dialect.MySQL, Engine: m.Engine}
+}
+func (m MariaDB) Managed() bool { return true }
+
+var mariadbPluginDirs = []string{"/usr/lib/mysql/plugin", "/usr/lib/x86_64-linux-gnu/mariadb19/plugin", "/usr/lib/mariadb/plugin"}
+
+func mariadbBinaries() (server, installDB string, err error) {
+	server, err = exec.LookPath("mariadbd")
+	if err != nil {
+		if _, e := os.Stat("/usr/sbin/mariadbd"); e == nil {
+			server, err = "/usr/sbin/mariadbd", nil
+		}
+	}
+	if err != nil {
+		return "", "", errors.New("mariadbd not found; fix: apt-get install -y mariadb-server")
+	}
+	installDB, err = exec.LookPath("mariadb-install-db")
+	if err != nil {
+		return "", "", errors.New("mariadb-install-db not found; fix: apt-get install -y mariadb-server")
+	}
+	return server, installDB, nil
+}
+
+func rocksdbPlugin() (string, bool) {
+	for _, d := range mariadbPluginDirs {
+		if _, err := os.Stat(filepath.Join(d, "ha_rocksdb.so")); err == nil {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+func (m MariaDB) Available() error {
+	if _, _, err := mariadbBinaries(); err != nil {
+		return err
+	}
+	if m.Engine == "rocksdb" {
+		if _, ok := rocksdbPlugin(); !ok {
+			return errors.New("MyRocks plugin ha_rocksdb.so not found; fix: apt-get install -y mariadb-plugin-rocksdb")
+		}
+	}
+	return nil
+}
+
+type mariadbInstance struct {
+	engine   string
+	dir      string
+	dataDir  string
+	proc     *process
+	db       *sql.DB
+	applied  map[string]string
+	errorLog string
+}
+
+// Start makes a fresh data directory, starts mariadbd on a free loopback
+// port and a private socket, and creates a benchmark user with a generated
+// password. It never touches the system service or /var/lib/mysql.
+func (m MariaDB) Start(ctx context.Context, opt StartOptions) (Instance, error) {
+	if err := m.Available(); err != nil {
+		return nil, err
+	}
+	server, installDB, _ := mariadbBinaries()
+	dir, err := os.MkdirTemp(opt.WorkDir, m.Name()+"-")
+	if err != nil {
+		return nil, fmt.Errorf("make server directory under %s: %w", opt.WorkDir, err)
+	}
+	in := &mariadbInstance{engine: m.Engine, dir: dir, dataDir: filepath.Join(dir, "data"), errorLog: filepath.Join(dir, "error.log")}
+	me, err := user.Current()
+	if err != nil {
+		return nil, err
+	}
+	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.dataDir, "--user="+me.Username,
+		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
+	if out, err := install.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("mariadb-install-db: %v: %s", err, lastLines(string(out), 5))
+	}
+
+	args := []string{"--no-defaults", "--datadir=" + in.dataDir, "--socket=" + filepath.Join(dir, "mysqld.sock"),
+		"--pid-file=" + filepath.Join(dir, "mysqld.pid"), "--log-error=" + in.errorLog,
+		"--bind-address=127.0.0.1", "--skip-name-resolve", "--user=" + me.Username,
+		"--default-storage-engine=" + m.Engine, "--max-connections=1000", "--local-infile=1"}
+	in.applied = map[string]string{}
+	if opt.MemoryBudget > 0 {
+		cache := int64(float64(opt.MemoryBudget) * CacheShare)
+		in.applied[mariadbEngines[m.Engine]] = HumanBytes(cache)
+		if m.Engine == "memory" {
+			in.applied["tmp_table_size"] = HumanBytes(cache)
+		}
+	}
+	if m.Engine == "rocksdb" {
+		pluginDir, _ := rocksdbPlugin()
+		args = append(args, "--plugin-dir="+pluginDir, "--plugin-load-add=ha_rocksdb.so")
+	}
+	for k, v := range opt.Settings {
+		in.applied[k] = v
+	}
+	for _, k := range sortedKeys(in.applied) {
+		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), in.applied[k]))
+	}
+
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		in.proc, err = startProcess(serverCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...))
+		if err != nil {
+			return nil, fmt.Errorf("start mariadbd: %w", err)
+		}
+		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", m.Name(), in.proc.pid(), port, in.dataDir)
+		lastErr = in.waitAndCreateUser(ctx, dir, port)
+		if lastErr == nil {
+			return in, nil
+		}
+		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		// Another program may take the port between our probe and the
+		// server's bind: try another port, but fail on anything else.
+		if !strings.Contains(tail(in.errorLog, 20), "Address already in use") {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, port int) error {
+	rootCfg := mysql.NewConfig()
+	rootCfg.User = "root"
+	rootCfg.Net = "unix"
+	rootCfg.Addr = filepath.Join(dir, "mysqld.sock")
+	root, err := sql.Open("mysql", rootCfg.FormatDSN())
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if err = root.PingContext(ctx); err == nil {
+			break
+		}
+		if !in.proc.running() {
+			return fmt.Errorf("mariadbd exited during start-up: %s", tail(in.errorLog, 8))
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("mariadbd not ready after 60 s: %v; log: %s", err, tail(in.errorLog, 8))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if in.engine == "rocksdb" {
+		var n int
+		if err := root.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE='ROCKSDB' AND SUPPORT IN ('YES','DEFAULT')").Scan(&n); err != nil || n == 0 {
+			return fmt.Errorf("mariadbd started but the ROCKSDB engine is not available (%v); log: %s", err, tail(in.errorLog, 8))
+		}
+	}
+	pw := password()
+	for _, q := range []string{
+		"CREATE USER 'shootout'@'127.0.0.1' IDENTIFIED BY '" + pw + "'",
+		"GRANT ALL ON *.* TO 'shootout'@'127.0.0.1'",
+		"CREATE DATABASE sbtest",
+	} {
+		if _, err := root.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("set up benchmark user: %w", err)
+		}
+	}
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName = "shootout", pw, "tcp", fmt.Sprintf("127.0.0.1:%d", port), "sbtest"
+	in.db, err = sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return err
+	}
+	in.db.SetMaxIdleConns(64)
+	return in.db.PingContext(ctx)
+}
+
+func (in *mariadbInstance) Dialect() dialect.Dialect {
+	return dialect.Dialect{Flavor: dialect.MySQL, Engine: in.engine}
+}
+func (in *mariadbInstance) DB() *sql.DB                { return in.db }
+func (in *mariadbInstance) PIDs() []int                { return []int{in.proc.pid()} }
+func (in *mariadbInstance) DataDir() string            { return in.dataDir }
+func (in *mariadbInstance) Applied() map[string]string { return in.applied }
+
+func (in *mariadbInstance) Version(ctx context.Context) (string, error) {
+	var v string
+	err := in.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v)
+	return v, err
+}
+
+func (in *mariadbInstance) Settings(ctx context.Context) (map[string]string, error) {
+	return querySettings(ctx, in.db, "SHOW GLOBAL VARIABLES")
+}
+
+// Settle flushes what the engine holds in memory so the data directory
+// shows the space the data will keep: MyRocks memtables flushed and
+// compacted, InnoDB dirty pages written.
+func (in *mariadbInstance) Settle(ctx context.Context) error {
+	var qs []string
+	switch in.engine {
+	case "rocksdb":
+		qs = []string{"SET GLOBAL rocksdb_force_flush_memtable_now=1", "SET GLOBAL rocksdb_compact_cf='default'"}
+	case "innodb":
+		qs = []string{"SET GLOBAL innodb_max_dirty_pages_pct=0", "FLUSH TABLES"}
+	default:
+		qs = []string{"FLUSH TABLES"}
+	}
+	for _, q := range qs {
+		if _, err := in.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	if in.engine == "innodb" {
+		// wait (bounded) for the page cleaner to write what is dirty
+		for i := 0; i < 100; i++ {
+			var name string
+			var dirty int64
+			if err := in.db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'").Scan(&name, &dirty); err != nil || dirty == 0 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+func (in *mariadbInstance) Stop(ctx context.Context) error {
+	if in.db != nil {
+		in.db.Close()
+	}
+	if in.proc == nil {
+		return nil
+	}
+	return in.proc.stop(syscall.SIGTERM, 60*time.Second)
+}
+
+func lastLines(s string, n int) string { return strings.ReplaceAll(tailString(s, n), "\n", " | ") }
+
+func tailString(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

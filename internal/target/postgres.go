@@ -1,0 +1,243 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+
+	"shootout/internal/dialect"
+)
+
+// Postgres is a private PostgreSQL cluster made with Debian's initdb.
+type Postgres struct{}
+
+func (Postgres) Name() string             { return "postgres" }
+func (Postgres) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.Postgres} }
+func (Postgres) Managed() bool            { return true }
+
+// postgresBinDir finds the newest /usr/lib/postgresql/N/bin with a server.
+func postgresBinDir() (string, error) {
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
+	if len(matches) == 0 {
+		if p, err := exec.LookPath("postgres"); err == nil {
+			return filepath.Dir(p), nil
+		}
+		return "", errors.New("PostgreSQL server not found under /usr/lib/postgresql/*/bin; fix: apt-get install -y postgresql")
+	}
+	sort.Slice(matches, func(i, j int) bool { return pgMajor(matches[i]) > pgMajor(matches[j]) })
+	return filepath.Dir(matches[0]), nil
+}
+
+func pgMajor(path string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(path))))
+	return n
+}
+
+// postgresCredential: PostgreSQL refuses to run as root, so as root we run
+// it as the postgres user that Debian's package creates.
+func postgresCredential() (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, errors.New("PostgreSQL cannot run as root and there is no postgres user; fix: apt-get install -y postgresql (it creates one)")
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+func (Postgres) Available() error {
+	if _, err := postgresBinDir(); err != nil {
+		return err
+	}
+	_, err := postgresCredential()
+	return err
+}
+
+type postgresInstance struct {
+	dir, dataDir, logFile string
+	proc                  *process
+	db                    *sql.DB
+	applied               map[string]string
+}
+
+// Start runs initdb into a fresh directory and starts postgres on a free
+// loopback port with a generated password (scram-sha-256).
+func (p Postgres) Start(ctx context.Context, opt StartOptions) (Instance, error) {
+	bin, err := postgresBinDir()
+	if err != nil {
+		return nil, err
+	}
+	cred, err := postgresCredential()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(opt.WorkDir, "postgres-")
+	if err != nil {
+		return nil, fmt.Errorf("make server directory under %s: %w", opt.WorkDir, err)
+	}
+	in := &postgresInstance{dir: dir, dataDir: filepath.Join(dir, "data"), logFile: filepath.Join(dir, "postgres.log")}
+	pw := password()
+	pwFile := filepath.Join(dir, "pwfile")
+	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	if cred != nil {
+		if err := accessibleTo(dir, cred); err != nil {
+			return nil, err
+		}
+		for _, f := range []string{dir, pwFile} {
+			if err := os.Chown(f, int(cred.Uid), int(cred.Gid)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", in.dataDir, "-U", "shootout",
+		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
+	}
+	os.Remove(pwFile)
+
+	in.applied = map[string]string{"max_connections": "1100", "listen_addresses": "127.0.0.1", "unix_socket_directories": dir}
+	if opt.MemoryBudget > 0 {
+		in.applied["shared_buffers"] = HumanBytes(int64(float64(opt.MemoryBudget) * CacheShare))
+		in.applied["effective_cache_size"] = HumanBytes(opt.MemoryBudget)
+	}
+	for k, v := range opt.Settings {
+		in.applied[k] = v
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		args := []string{"-D", in.dataDir, "-c", "port=" + strconv.Itoa(port)}
+		for _, k := range sortedKeys(in.applied) {
+			args = append(args, "-c", k+"="+in.applied[k])
+		}
+		cmd := serverCmd(cred, filepath.Join(bin, "postgres"), args...)
+		logOut, err := os.OpenFile(in.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Stdout, cmd.Stderr = logOut, logOut
+		in.proc, err = startProcess(cmd)
+		logOut.Close()
+		if err != nil {
+			return nil, fmt.Errorf("start postgres: %w", err)
+		}
+		logf(opt.Log, "started postgres (pid %d, 127.0.0.1:%d, data %s)", in.proc.pid(), port, in.dataDir)
+		lastErr = in.waitAndCreateDB(ctx, port, pw)
+		if lastErr == nil {
+			return in, nil
+		}
+		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		if !strings.Contains(tail(in.logFile, 20), "already in use") {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// accessibleTo checks that the server's user can reach dir: a work dir
+// under a private home directory is a common and confusing failure.
+func accessibleTo(dir string, cred *syscall.Credential) error {
+	for d := filepath.Dir(dir); d != "/"; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			return err
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		if st.Mode().Perm()&0o001 == 0 && sys.Uid != cred.Uid {
+			return fmt.Errorf("postgres (uid %d) cannot enter %s (mode %v); use a --out directory the postgres user can reach, or chmod o+x %s", cred.Uid, d, st.Mode().Perm(), d)
+		}
+	}
+	return nil
+}
+
+func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw string) error {
+	dsn := func(db string) string {
+		return fmt.Sprintf("host=127.0.0.1 port=%d user=shootout password=%s dbname=%s sslmode=disable", port, pw, db)
+	}
+	admin, err := sql.Open("pgx", dsn("postgres"))
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if err = admin.PingContext(ctx); err == nil {
+			break
+		}
+		if !in.proc.running() {
+			return fmt.Errorf("postgres exited during start-up: %s", tail(in.logFile, 8))
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("postgres not ready after 60 s: %v; log: %s", err, tail(in.logFile, 8))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE sbtest"); err != nil {
+		return err
+	}
+	in.db, err = sql.Open("pgx", dsn("sbtest"))
+	if err != nil {
+		return err
+	}
+	in.db.SetMaxIdleConns(64)
+	return in.db.PingContext(ctx)
+}
+
+func (in *postgresInstance) Dialect() dialect.Dialect   { return dialect.Dialect{Flavor: dialect.Postgres} }
+func (in *postgresInstance) DB() *sql.DB                { return in.db }
+func (in *postgresInstance) PIDs() []int                { return []int{in.proc.pid()} }
+func (in *postgresInstance) DataDir() string            { return in.dataDir }
+func (in *postgresInstance) Applied() map[string]string { return in.applied }
+
+func (in *postgresInstance) Version(ctx context.Context) (string, error) {
+	var v string
+	err := in.db.QueryRowContext(ctx, "SHOW server_version").Scan(&v)
+	return v, err
+}
+
+func (in *postgresInstance) Settings(ctx context.Context) (map[string]string, error) {
+	return querySettings(ctx, in.db, "SELECT name, setting FROM pg_settings")
+}
+
+func (in *postgresInstance) Settle(ctx context.Context) error {
+	for _, q := range []string{"VACUUM", "CHECKPOINT"} {
+		if _, err := in.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// Stop asks for a fast shutdown (SIGINT): sessions are ended, a checkpoint
+// is written, the server exits.
+func (in *postgresInstance) Stop(ctx context.Context) error {
+	if in.db != nil {
+		in.db.Close()
+	}
+	if in.proc == nil {
+		return nil
+	}
+	return in.proc.stop(syscall.SIGINT, 60*time.Second)
+}

@@ -1,0 +1,173 @@
+// Package target starts and stops the database servers under test (private
+// MariaDB with an engine, PostgreSQL, embedded SQLite) or wraps an external
+// server given by URL. A target knows nothing about workloads: it offers a
+// SQL connection pool, its dialect, and the evidence a result needs.
+package target
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sort"
+	"strings"
+
+	"shootout/internal/dialect"
+)
+
+// Target is one kind of server a user can name.
+type Target interface {
+	Name() string
+	Dialect() dialect.Dialect
+	// Available is nil when the target can run here, else why not and the
+	// command that fixes it.
+	Available() error
+	// Managed is true when shootout starts the server itself.
+	Managed() bool
+	Start(ctx context.Context, opt StartOptions) (Instance, error)
+}
+
+// StartOptions are what a cell asks of a server.
+type StartOptions struct {
+	WorkDir string // the target makes its own directory under it
+	// MemoryBudget in bytes is shared out to the engine's caches by one rule
+	// (CacheShare) so engines are compared with the same memory.
+	MemoryBudget int64
+	Settings     map[string]string // per-target server settings from the plan
+	Log          io.Writer         // progress notes for the user; nil for none
+}
+
+// CacheShare is the fraction of the memory budget given to the engine's
+// main cache (InnoDB buffer pool, RocksDB block cache, MyISAM key buffer,
+// Aria page cache, PostgreSQL shared_buffers, SQLite page cache). The other
+// half is left to the page cache, connections and the engine's other
+// buffers, as a DBA sizing a small VM would.
+const CacheShare = 0.5
+
+// Instance is a running server, or a connection to an external one.
+type Instance interface {
+	Dialect() dialect.Dialect
+	// DB is a pool on the benchmark database; callers take *sql.Conn from it.
+	DB() *sql.DB
+	Version(ctx context.Context) (string, error)
+	// Settings are every server variable (SHOW VARIABLES, pg_settings, PRAGMAs).
+	Settings(ctx context.Context) (map[string]string, error)
+	// PIDs are the server processes to measure; empty when unknown
+	// (external) and the shootout process itself for embedded SQLite.
+	PIDs() []int
+	DataDir() string
+	// Settle flushes and compacts so space is measured as it will stay.
+	Settle(ctx context.Context) error
+	// Applied is what the target set from the budget and the plan.
+	Applied() map[string]string
+	Stop(ctx context.Context) error
+}
+
+// Names lists the managed targets in the order the default study uses.
+func Names() []string {
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-myisam", "mariadb-memory", "postgres"}
+}
+
+// Lookup resolves a target name or an external server URL.
+func Lookup(name string) (Target, error) {
+	switch {
+	case name == "sqlite":
+		return SQLite{}, nil
+	case name == "postgres":
+		return Postgres{}, nil
+	case strings.HasPrefix(name, "mariadb-"):
+		engine := strings.TrimPrefix(name, "mariadb-")
+		if _, ok := mariadbEngines[engine]; !ok {
+			return nil, unknown(name)
+		}
+		return MariaDB{Engine: engine}, nil
+	case strings.Contains(name, "://"):
+		return ParseExternal(name)
+	}
+	return nil, unknown(name)
+}
+
+func unknown(name string) error {
+	return fmt.Errorf("unknown target %q (valid: %s, or a server URL such as mysql://user:pass@127.0.0.1:3306/db?engine=innodb or postgres://user:pass@127.0.0.1:5432/db)",
+		name, strings.Join(Names(), ", "))
+}
+
+func password() string {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b)
+}
+
+// freePort asks the kernel for a free loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}
+
+// tail returns the last lines of a server's log, to explain a failed start.
+func tail(path string, lines int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(all) > lines {
+		all = all[len(all)-lines:]
+	}
+	return strings.Join(all, "\n")
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func querySettings(ctx context.Context, db *sql.DB, q string) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k string
+		var v sql.NullString
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v.String
+	}
+	return out, rows.Err()
+}
+
+// HumanBytes formats a byte count the way server settings want it.
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dG", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%dM", n>>20)
+	default:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+}

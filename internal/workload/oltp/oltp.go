@@ -1,0 +1,356 @@
+// Package oltp is sysbench 1.0.20's OLTP tests: the same sbtest tables, the
+// same statements per event, the same option defaults, so that one server
+// gives the same figures under sysbench and under shootout.
+package oltp
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+)
+
+// Options are sysbench's oltp_common options, with its defaults.
+type Options struct {
+	Tables          int
+	PointSelects    int
+	SimpleRanges    int
+	SumRanges       int
+	OrderRanges     int
+	DistinctRanges  int
+	IndexUpdates    int
+	NonIndexUpdates int
+	DeleteInserts   int
+	RangeSize       int
+	SkipTrx         bool
+	RangeSelects    bool
+	AutoInc         bool
+	CreateSecondary bool
+	RandType        string
+	LoadParallel    int
+}
+
+func defaults() Options {
+	return Options{
+		Tables: 1, PointSelects: 10, SimpleRanges: 1, SumRanges: 1, OrderRanges: 1, DistinctRanges: 1,
+		IndexUpdates: 1, NonIndexUpdates: 1, DeleteInserts: 1, RangeSize: 100,
+		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4,
+	}
+}
+
+// test is one sysbench script: which statement groups an event runs.
+type test struct {
+	name, description string
+	reads, writes     bool // which groups of oltp_read_write the event runs
+	trx               bool // wrapped in BEGIN/COMMIT
+	single            string
+}
+
+var tests = []test{
+	{name: "oltp_read_write", description: "sysbench oltp_read_write: 10 point selects, 4 range selects, 2 updates, delete+insert in one transaction", reads: true, writes: true, trx: true},
+	{name: "oltp_read_only", description: "sysbench oltp_read_only: 10 point selects and 4 range selects in one transaction", reads: true, trx: true},
+	{name: "oltp_write_only", description: "sysbench oltp_write_only: index update, non-index update, delete+insert in one transaction", writes: true, trx: true},
+	{name: "oltp_point_select", description: "sysbench oltp_point_select: one primary-key SELECT per event", single: "point_select"},
+	{name: "oltp_insert", description: "sysbench oltp_insert: one INSERT per event", single: "insert"},
+	{name: "oltp_update_index", description: "sysbench oltp_update_index: one UPDATE of the indexed column k per event", single: "update_index"},
+	{name: "oltp_update_non_index", description: "sysbench oltp_update_non_index: one UPDATE of the non-indexed column c per event", single: "update_non_index"},
+	{name: "oltp_delete", description: "sysbench oltp_delete: one DELETE by primary key per event", single: "delete"},
+}
+
+func init() {
+	for _, t := range tests {
+		t := t
+		workload.Register(t.name, t.description, func(params map[string]string) (workload.Workload, error) {
+			o, err := parse(params)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t.name, err)
+			}
+			if t.single == "point_select" {
+				o.PointSelects = 1 // sysbench's oltp_point_select runs one per event
+			}
+			return &Workload{test: t, opt: o}, nil
+		})
+	}
+}
+
+func parse(params map[string]string) (Options, error) {
+	o := defaults()
+	ints := map[string]*int{
+		"tables": &o.Tables, "point_selects": &o.PointSelects, "simple_ranges": &o.SimpleRanges,
+		"sum_ranges": &o.SumRanges, "order_ranges": &o.OrderRanges, "distinct_ranges": &o.DistinctRanges,
+		"index_updates": &o.IndexUpdates, "non_index_updates": &o.NonIndexUpdates,
+		"delete_inserts": &o.DeleteInserts, "range_size": &o.RangeSize, "load_parallel": &o.LoadParallel,
+	}
+	bools := map[string]*bool{"skip_trx": &o.SkipTrx, "range_selects": &o.RangeSelects, "auto_inc": &o.AutoInc, "create_secondary": &o.CreateSecondary}
+	var valid []string
+	for k := range ints {
+		valid = append(valid, k)
+	}
+	for k := range bools {
+		valid = append(valid, k)
+	}
+	valid = append(valid, "rand_type")
+	sort.Strings(valid)
+	for k, v := range params {
+		switch {
+		case ints[k] != nil:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("parameter %s=%q: want a whole number >= 0", k, v)
+			}
+			*ints[k] = n
+		case bools[k] != nil:
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return o, fmt.Errorf("parameter %s=%q: want true or false", k, v)
+			}
+			*bools[k] = b
+		case k == "rand_type":
+			if v != "uniform" && v != "special" {
+				return o, fmt.Errorf("parameter rand_type=%q: want uniform or special", v)
+			}
+			o.RandType = v
+		default:
+			return o, fmt.Errorf("unknown parameter %q (valid: %s)", k, strings.Join(valid, ", "))
+		}
+	}
+	if o.Tables < 1 {
+		return o, fmt.Errorf("parameter tables must be at least 1")
+	}
+	if o.RangeSize < 1 {
+		return o, fmt.Errorf("parameter range_size must be at least 1")
+	}
+	return o, nil
+}
+
+// Workload is one configured sysbench test.
+type Workload struct {
+	test test
+	opt  Options
+}
+
+func (w *Workload) Name() string        { return w.test.name }
+func (w *Workload) Description() string { return w.test.description }
+func (w *Workload) Ops() []string       { return []string{"event"} }
+
+// Dataset is the row count of each sbtest table (sysbench's --table-size).
+func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
+	rows, err := ParseSize(spec)
+	if err != nil {
+		return workload.Dataset{}, err
+	}
+	return workload.Dataset{Name: spec, Rows: rows, Seed: seed}, nil
+}
+
+// ParseSize reads a row count such as 1000000, 1M or 10k.
+func ParseSize(spec string) (int64, error) {
+	s := strings.TrimSpace(strings.ToLower(spec))
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1000, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1000000, strings.TrimSuffix(s, "m")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("dataset %q: want a table size in rows such as 10000, 100k or 1M", spec)
+	}
+	return n * mult, nil
+}
+
+func table(i int) string { return "sbtest" + strconv.Itoa(i) }
+
+// Schema is sysbench's CREATE TABLE; the k index comes after the load.
+func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	idType := "INTEGER NOT NULL"
+	if w.opt.AutoInc {
+		idType = d.AutoIncrementInt()
+	}
+	for i := 1; i <= w.opt.Tables; i++ {
+		out = append(out, "DROP TABLE IF EXISTS "+table(i))
+		out = append(out, fmt.Sprintf(`CREATE TABLE %s(
+  id %s,
+  k INTEGER DEFAULT '0' NOT NULL,
+  c CHAR(120) DEFAULT '' NOT NULL,
+  pad CHAR(60) DEFAULT '' NOT NULL,
+  PRIMARY KEY (id)
+)%s`, table(i), idType, d.TableOptions()))
+	}
+	return out
+}
+
+// PostLoad builds the secondary index and, on PostgreSQL, moves the id
+// sequence past the loaded ids so oltp_insert's auto ids do not collide.
+func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for i := 1; i <= w.opt.Tables; i++ {
+		if w.opt.CreateSecondary {
+			out = append(out, fmt.Sprintf("CREATE INDEX k_%d ON %s(k)", i, table(i)))
+		}
+		if d.Flavor == dialect.Postgres && w.opt.AutoInc {
+			out = append(out, fmt.Sprintf("SELECT setval('%s_id_seq', (SELECT COALESCE(MAX(id), 1) FROM %s))", table(i), table(i)))
+		}
+	}
+	return out
+}
+
+const batchRows = 2000
+
+// Load inserts ids 1..Rows into every table, k and strings drawn as
+// sysbench prepare draws them, from a generator seeded per batch.
+func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
+	start := time.Now()
+	perTable := int((ds.Rows + batchRows - 1) / batchRows)
+	cols := []string{"id", "k", "c", "pad"}
+	makeBatch := func(b int) workload.Batch {
+		t := b/perTable + 1
+		first := int64(b%perTable)*batchRows + 1
+		last := first + batchRows - 1
+		if last > ds.Rows {
+			last = ds.Rows
+		}
+		rng := rand.New(rand.NewPCG(uint64(ds.Seed), uint64(b)))
+		rows := make([][]any, 0, last-first+1)
+		buf := make([]byte, 0, int(last-first+1)*(cLen+padLen))
+		for id := first; id <= last; id++ {
+			k := 1 + rng.Int64N(ds.Rows)
+			off := len(buf)
+			buf = appendDigits(buf, rng, cTemplate)
+			c := buf[off:]
+			off = len(buf)
+			buf = appendDigits(buf, rng, padTemplate)
+			pad := buf[off:]
+			rows = append(rows, []any{id, k, string(c), string(pad)})
+		}
+		return workload.Batch{Table: table(t), Cols: cols, Rows: rows}
+	}
+	parallel := w.opt.LoadParallel
+	if d.Flavor == dialect.SQLite {
+		parallel = 1 // one writer at a time; more only wait on the lock
+	}
+	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
+		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
+	}
+	tables, err := workload.LoadBatches(ctx, db, insert, perTable*w.opt.Tables, parallel, makeBatch, progress)
+	var rows int64
+	for _, n := range tables {
+		rows += n
+	}
+	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables}, err
+}
+
+// Loaded is true when every table exists with exactly ds.Rows rows.
+func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (bool, error) {
+	for i := 1; i <= w.opt.Tables; i++ {
+		var n int64
+		err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table(i)).Scan(&n)
+		if err != nil {
+			return false, nil // no such table: load it
+		}
+		if n != ds.Rows {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Before records row count and SUM(k) of every table.
+func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
+	st := workload.State{}
+	for i := 1; i <= w.opt.Tables; i++ {
+		var n, sum sql.NullInt64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*), SUM(k) FROM "+table(i)).Scan(&n, &sum); err != nil {
+			return nil, fmt.Errorf("read %s before the run: %w", table(i), err)
+		}
+		st["rows"] += n.Int64
+		st["sum_k"] += sum.Int64
+	}
+	return st, nil
+}
+
+// Check verifies what must hold after the run: the row count moved exactly
+// by the committed inserts and deletes, SUM(k) moved exactly by committed
+// k updates where the test makes that knowable, and the k index agrees
+// with the table.
+func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, before workload.State, counters map[string]int64) workload.Invariants {
+	inv := workload.Invariants{OK: true}
+	failf := func(format string, args ...any) {
+		inv.OK = false
+		inv.Failures = append(inv.Failures, fmt.Sprintf(format, args...))
+	}
+	var rows, sum int64
+	for i := 1; i <= w.opt.Tables; i++ {
+		var n, s sql.NullInt64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*), SUM(k) FROM "+table(i)+d.ForceIndex("PRIMARY")).Scan(&n, &s); err != nil {
+			if d.Flavor == dialect.SQLite { // the rowid table has no index named PRIMARY
+				err = db.QueryRowContext(ctx, "SELECT COUNT(*), SUM(k) FROM "+table(i)).Scan(&n, &s)
+			}
+			if err != nil {
+				failf("read %s: %v", table(i), err)
+				continue
+			}
+		}
+		rows += n.Int64
+		sum += s.Int64
+		if w.opt.CreateSecondary && d.ForceIndex("x") != "" && d.Engine != "memory" {
+			var ni, si sql.NullInt64
+			q := fmt.Sprintf("SELECT COUNT(*), SUM(k) FROM %s%s WHERE k IS NOT NULL", table(i), d.ForceIndex(fmt.Sprintf("k_%d", i)))
+			if err := db.QueryRowContext(ctx, q).Scan(&ni, &si); err != nil {
+				failf("read %s through index k_%d: %v", table(i), i, err)
+			} else if ni != n || si != s {
+				failf("%s: index k_%d holds %d rows (sum k %d), the table %d (sum k %d)", table(i), i, ni.Int64, si.Int64, n.Int64, s.Int64)
+			}
+			inv.Checked = append(inv.Checked, fmt.Sprintf("index k_%d agrees with %s", i, table(i)))
+		}
+	}
+	wantRows := before["rows"] + counters["rows_inserted"] - counters["rows_deleted"]
+	inv.Checked = append(inv.Checked, fmt.Sprintf("rows = %d before + %d inserted - %d deleted = %d", before["rows"], counters["rows_inserted"], counters["rows_deleted"], wantRows))
+	if rows != wantRows {
+		failf("row count %d, want %d (%d before, %d committed inserts, %d committed deletes)", rows, wantRows, before["rows"], counters["rows_inserted"], counters["rows_deleted"])
+	}
+	if w.sumKnowable() {
+		wantSum := before["sum_k"] + counters["k_increments"] + counters["k_inserted"]
+		inv.Checked = append(inv.Checked, fmt.Sprintf("sum(k) = %d before + %d increments + %d inserted = %d", before["sum_k"], counters["k_increments"], counters["k_inserted"], wantSum))
+		if sum != wantSum {
+			failf("sum of k %d, want %d (%d before, %d committed increments, %d in inserted rows)", sum, wantSum, before["sum_k"], counters["k_increments"], counters["k_inserted"])
+		}
+	}
+	return inv
+}
+
+// sumKnowable: delete+insert and delete replace rows whose k the client
+// never reads, so only tests without them predict SUM(k).
+func (w *Workload) sumKnowable() bool {
+	if w.test.single != "" {
+		return w.test.single != "delete"
+	}
+	return !w.test.writes || w.opt.DeleteInserts == 0
+}
+
+const (
+	cTemplate   = "###########-###########-###########-###########-###########-###########-###########-###########-###########-###########"
+	padTemplate = "###########-###########-###########-###########-###########"
+	cLen        = len(cTemplate)
+	padLen      = len(padTemplate)
+)
+
+// appendDigits fills a sysbench string template: '#' is a random digit.
+func appendDigits(buf []byte, rng *rand.Rand, tmpl string) []byte {
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] == '#' {
+			buf = append(buf, byte('0'+rng.IntN(10)))
+		} else {
+			buf = append(buf, tmpl[i])
+		}
+	}
+	return buf
+}

@@ -1,0 +1,328 @@
+package oltp
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+)
+
+// statements of one table, as sysbench's oltp_common.lua declares them.
+type statements struct {
+	pointSelect, simpleRange, sumRange, orderRange, distinctRange *sql.Stmt
+	indexUpdate, nonIndexUpdate, del, insert                      *sql.Stmt
+}
+
+type worker struct {
+	w     *Workload
+	d     dialect.Dialect
+	conn  *sql.Conn
+	rows  int64
+	rng   *rand.Rand
+	ids   idGen
+	stmts []statements // index 0 is sbtest1
+	begin string
+	buf   []byte
+	inTrx bool
+
+	// committed counters, and the pending ones of the open transaction
+	committed, pending counters
+	out                workload.Outcome
+}
+
+type counters struct{ inserted, deleted, kIncrements, kInserted int64 }
+
+func (c *counters) add(o counters) {
+	c.inserted += o.inserted
+	c.deleted += o.deleted
+	c.kIncrements += o.kIncrements
+	c.kInserted += o.kInserted
+}
+
+// NewWorker prepares the statements the test uses on conn, per table, as
+// sysbench's thread_init does.
+func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
+	seed := uint64(time.Now().UnixNano()) ^ uint64(client)<<32
+	rng := rand.New(rand.NewPCG(seed, uint64(ds.Seed)))
+	wk := &worker{w: w, d: d, conn: conn, rows: ds.Rows, rng: rng, ids: newIDGen(w.opt.RandType, ds.Rows, rng),
+		begin: d.Begin(w.test.writes || w.test.single != "")}
+	prep := func(q string, need bool) (*sql.Stmt, error) {
+		if !need {
+			return nil, nil
+		}
+		return conn.PrepareContext(ctx, d.Bind(q))
+	}
+	t := w.test
+	reads := t.reads || t.single == "point_select"
+	for i := 1; i <= w.opt.Tables; i++ {
+		tb := table(i)
+		var s statements
+		var err error
+		for _, p := range []struct {
+			dst  **sql.Stmt
+			q    string
+			need bool
+		}{
+			{&s.pointSelect, "SELECT c FROM " + tb + " WHERE id=?", reads && w.opt.PointSelects > 0},
+			{&s.simpleRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SimpleRanges > 0},
+			{&s.sumRange, "SELECT SUM(k) FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SumRanges > 0},
+			{&s.orderRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.OrderRanges > 0},
+			{&s.distinctRange, "SELECT DISTINCT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.DistinctRanges > 0},
+			{&s.indexUpdate, "UPDATE " + tb + " SET k=k+1 WHERE id=?", (t.writes && w.opt.IndexUpdates > 0) || t.single == "update_index"},
+			{&s.nonIndexUpdate, "UPDATE " + tb + " SET c=? WHERE id=?", (t.writes && w.opt.NonIndexUpdates > 0) || t.single == "update_non_index"},
+			{&s.del, "DELETE FROM " + tb + " WHERE id=?", (t.writes && w.opt.DeleteInserts > 0) || t.single == "delete"},
+			{&s.insert, "INSERT INTO " + tb + " (id, k, c, pad) VALUES (?, ?, ?, ?)", t.writes && w.opt.DeleteInserts > 0},
+		} {
+			if *p.dst, err = prep(p.q, p.need); err != nil {
+				wk.Close()
+				return nil, fmt.Errorf("prepare %q: %w", p.q, err)
+			}
+		}
+		wk.stmts = append(wk.stmts, s)
+	}
+	return wk, nil
+}
+
+func (wk *worker) table() int {
+	if len(wk.stmts) == 1 {
+		return 0
+	}
+	return wk.rng.IntN(len(wk.stmts))
+}
+
+func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
+	wk.out = workload.Outcome{}
+	wk.pending = counters{}
+	var err error
+	switch wk.w.test.single {
+	case "point_select":
+		err = wk.pointSelects(ctx)
+	case "insert":
+		err = wk.insertEvent(ctx)
+	case "update_index":
+		err = wk.indexUpdates(ctx, 1)
+	case "update_non_index":
+		err = wk.nonIndexUpdates(ctx, 1)
+	case "delete":
+		err = wk.deleteEvent(ctx)
+	default:
+		err = wk.transaction(ctx)
+	}
+	if err != nil {
+		return workload.Outcome{}, err
+	}
+	wk.committed.add(wk.pending)
+	return wk.out, nil
+}
+
+func (wk *worker) transaction(ctx context.Context) error {
+	o := wk.w.opt
+	trx := wk.w.test.trx && !o.SkipTrx
+	if trx {
+		if _, err := wk.conn.ExecContext(ctx, wk.begin); err != nil {
+			return err
+		}
+		wk.inTrx = true
+		wk.out.Other++
+	}
+	if wk.w.test.reads {
+		if err := wk.pointSelects(ctx); err != nil {
+			return err
+		}
+		if o.RangeSelects {
+			for _, g := range []struct {
+				n    int
+				stmt func(s *statements) *sql.Stmt
+			}{
+				{o.SimpleRanges, func(s *statements) *sql.Stmt { return s.simpleRange }},
+				{o.SumRanges, func(s *statements) *sql.Stmt { return s.sumRange }},
+				{o.OrderRanges, func(s *statements) *sql.Stmt { return s.orderRange }},
+				{o.DistinctRanges, func(s *statements) *sql.Stmt { return s.distinctRange }},
+			} {
+				if err := wk.ranges(ctx, g.n, g.stmt); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if wk.w.test.writes {
+		if err := wk.indexUpdates(ctx, o.IndexUpdates); err != nil {
+			return err
+		}
+		if err := wk.nonIndexUpdates(ctx, o.NonIndexUpdates); err != nil {
+			return err
+		}
+		if err := wk.deleteInserts(ctx, o.DeleteInserts); err != nil {
+			return err
+		}
+	}
+	if trx {
+		if _, err := wk.conn.ExecContext(ctx, "COMMIT"); err != nil {
+			return err
+		}
+		wk.inTrx = false
+		wk.out.Other++
+	}
+	return nil
+}
+
+// query runs a read and consumes every row, as a client must.
+func (wk *worker) query(ctx context.Context, st *sql.Stmt, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	var v sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	wk.out.Reads++
+	return rows.Err()
+}
+
+func (wk *worker) exec(ctx context.Context, st *sql.Stmt, args ...any) (int64, error) {
+	r, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	wk.out.Writes++
+	n, err := r.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (wk *worker) pointSelects(ctx context.Context) error {
+	t := wk.table()
+	for i := 0; i < wk.w.opt.PointSelects; i++ {
+		if err := wk.query(ctx, wk.stmts[t].pointSelect, wk.ids.next()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (wk *worker) ranges(ctx context.Context, n int, pick func(*statements) *sql.Stmt) error {
+	t := wk.table()
+	for i := 0; i < n; i++ {
+		lo := wk.ids.next()
+		if err := wk.query(ctx, pick(&wk.stmts[t]), lo, lo+int64(wk.w.opt.RangeSize)-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (wk *worker) indexUpdates(ctx context.Context, n int) error {
+	t := wk.table()
+	for i := 0; i < n; i++ {
+		changed, err := wk.exec(ctx, wk.stmts[t].indexUpdate, wk.ids.next())
+		if err != nil {
+			return err
+		}
+		wk.pending.kIncrements += changed
+	}
+	return nil
+}
+
+func (wk *worker) nonIndexUpdates(ctx context.Context, n int) error {
+	t := wk.table()
+	for i := 0; i < n; i++ {
+		if _, err := wk.exec(ctx, wk.stmts[t].nonIndexUpdate, wk.cValue(), wk.ids.next()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteInserts deletes a row and inserts it back with a new k, c and pad:
+// the row count stays the same, as in sysbench.
+func (wk *worker) deleteInserts(ctx context.Context, n int) error {
+	t := wk.table()
+	for i := 0; i < n; i++ {
+		id := wk.ids.next()
+		k := wk.ids.next()
+		if _, err := wk.exec(ctx, wk.stmts[t].del, id); err != nil {
+			return err
+		}
+		if _, err := wk.exec(ctx, wk.stmts[t].insert, id, k, wk.cValue(), wk.padValue()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (wk *worker) deleteEvent(ctx context.Context) error {
+	n, err := wk.exec(ctx, wk.stmts[wk.table()].del, wk.ids.next())
+	if err != nil {
+		return err
+	}
+	wk.pending.deleted += n
+	return nil
+}
+
+// insertEvent is oltp_insert: a plain (not prepared) INSERT, with the id
+// left to auto-increment, or drawn at random without it.
+func (wk *worker) insertEvent(ctx context.Context) error {
+	t := wk.table() + 1
+	k := 1 + wk.rng.Int64N(wk.rows)
+	var q string
+	if wk.w.opt.AutoInc {
+		q = fmt.Sprintf("INSERT INTO %s (k, c, pad) VALUES (%d, '%s', '%s')", table(t), k, wk.cValue(), wk.padValue())
+	} else {
+		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.ids.next(), k, wk.cValue(), wk.padValue())
+	}
+	if _, err := wk.conn.ExecContext(ctx, q); err != nil {
+		return err
+	}
+	wk.out.Writes++
+	wk.pending.inserted++
+	wk.pending.kInserted += k
+	return nil
+}
+
+func (wk *worker) cValue() string {
+	wk.buf = appendDigits(wk.buf[:0], wk.rng, cTemplate)
+	return string(wk.buf)
+}
+
+func (wk *worker) padValue() string {
+	wk.buf = appendDigits(wk.buf[:0], wk.rng, padTemplate)
+	return string(wk.buf)
+}
+
+func (wk *worker) Abort(ctx context.Context) {
+	if wk.inTrx {
+		// Best effort: a failed ROLLBACK means the connection is gone, and
+		// the driver reconnects on the next error.
+		_, _ = wk.conn.ExecContext(ctx, "ROLLBACK")
+		wk.inTrx = false
+	}
+}
+
+func (wk *worker) Counters() map[string]int64 {
+	c := wk.committed
+	return map[string]int64{"rows_inserted": c.inserted, "rows_deleted": c.deleted, "k_increments": c.kIncrements, "k_inserted": c.kInserted}
+}
+
+func (wk *worker) Close() error {
+	for _, s := range wk.stmts {
+		for _, st := range []*sql.Stmt{s.pointSelect, s.simpleRange, s.sumRange, s.orderRange, s.distinctRange, s.indexUpdate, s.nonIndexUpdate, s.del, s.insert} {
+			if st != nil {
+				st.Close()
+			}
+		}
+	}
+	return wk.conn.Close()
+}
