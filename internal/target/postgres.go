@@ -116,8 +116,8 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (Instance, error)
 
 	in.applied = map[string]string{"max_connections": "1100", "listen_addresses": "127.0.0.1", "unix_socket_directories": dir}
 	if opt.MemoryBudget > 0 {
-		in.applied["shared_buffers"] = HumanBytes(int64(float64(opt.MemoryBudget) * CacheShare))
-		in.applied["effective_cache_size"] = HumanBytes(opt.MemoryBudget)
+		in.applied["shared_buffers"] = pgBytes(int64(float64(opt.MemoryBudget) * CacheShare))
+		in.applied["effective_cache_size"] = pgBytes(opt.MemoryBudget)
 	}
 	for k, v := range opt.Settings {
 		in.applied[k] = v
@@ -241,3 +241,6 @@ func (in *postgresInstance) Stop(ctx context.Context) error {
 	}
 	return in.proc.stop(syscall.SIGINT, 60*time.Second)
 }
+
+// pgBytes spells a size in the units PostgreSQL settings accept.
+func pgBytes(n int64) string { return fmt.Sprintf("%dMB", n>>20) }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"shootout/internal/metrics"
+	"shootout/internal/plan"
+	"shootout/internal/report"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/workload"
+)
+
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usage(fmt.Errorf("%s: want %s", cmd.Name(), what))
+		}
+		return nil
+	}
+}
+
+func reportCmd() *cobra.Command {
+	var baseline string
+	c := &cobra.Command{
+		Use:   "report DIR",
+		Short: "Print the side-by-side tables of a results directory",
+		Args:  exactArgs(1, "one results directory (the --out of a run)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := result.ReadDir(args[0])
+			if err != nil {
+				return usage(err)
+			}
+			if baseline == "" {
+				if m, err := result.ReadManifest(args[0]); err == nil {
+					baseline = m.Baseline
+				}
+			}
+			report.Terminal(cmd.OutOrStdout(), files, baseline)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&baseline, "baseline", "", "the target the others are compared with (default: the run's)")
+	return c
+}
+
+func targetsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "targets",
+		Short: "List every target and whether it can run here (and why not)",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "TARGET\tSTATUS\tDETAIL")
+			for _, name := range target.Names() {
+				t, _ := target.Lookup(name)
+				if err := t.Available(); err != nil {
+					fmt.Fprintf(tw, "%s\tunavailable\t%v\n", name, err)
+				} else {
+					fmt.Fprintf(tw, "%s\tavailable\t%s\n", name, startsWhat(t, nil))
+				}
+			}
+			fmt.Fprintln(tw, "mysql://…, postgres://…\texternal\ta server you run, on a loopback address; the password is never printed or stored")
+			return tw.Flush()
+		},
+	}
+}
+
+func studiesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "studies",
+		Short: "List the preset studies and the workloads",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			fmt.Fprintln(w, "Studies (shootout run --study NAME):")
+			for _, s := range plan.Studies {
+				fmt.Fprintf(w, "  %-10s seed %-4s %s\n", s.Name, s.Seed, s.Description)
+			}
+			fmt.Fprintln(w, "\nWorkloads (shootout run --workload NAME):")
+			for _, n := range workload.Names() {
+				fmt.Fprintf(w, "  %-22s %s\n", n, workload.Describe(n))
+			}
+			return nil
+		},
+	}
+}
+
+func schemaCmd() *cobra.Command {
+	var wl, tg, ds string
+	var params []string
+	c := &cobra.Command{
+		Use:   "schema --workload W --target T",
+		Short: "Print the DDL a workload creates on a target",
+		Args:  exactArgs(0, "no arguments, only --workload and --target"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if wl == "" || tg == "" {
+				return usage(fmt.Errorf("schema needs --workload and --target"))
+			}
+			pm, err := paramMap(params)
+			if err != nil {
+				return usage(err)
+			}
+			w, err := workload.New(wl, pm)
+			if err != nil {
+				return usage(fmt.Errorf("--workload: %v", err))
+			}
+			t, err := target.Lookup(tg)
+			if err != nil {
+				return usage(fmt.Errorf("--target: %v", err))
+			}
+			d, err := w.Dataset(ds, 1)
+			if err != nil {
+				return usage(fmt.Errorf("--dataset: %v", err))
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "-- %s on %s: tables, created before the load\n", wl, t.Name())
+			for _, q := range w.Schema(t.Dialect(), d) {
+				fmt.Fprintf(out, "%s;\n", q)
+			}
+			fmt.Fprintln(out, "-- after the load")
+			for _, q := range w.PostLoad(t.Dialect(), d) {
+				fmt.Fprintf(out, "%s;\n", q)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&wl, "workload", "", "workload name")
+	c.Flags().StringVar(&tg, "target", "", "target name or URL")
+	c.Flags().StringVar(&ds, "dataset", "1000000", "dataset (some DDL depends on it)")
+	c.Flags().StringArrayVar(&params, "param", nil, "workload parameter key=value")
+	return c
+}
+
+func paramMap(kvs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--param %q: want key=value", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// prepareCmd loads a dataset into an external server, like sysbench
+// prepare, so it can be reused by later runs and timed on its own.
+func prepareCmd() *cobra.Command {
+	var wl, tg, ds string
+	var params []string
+	var seed int64
+	c := &cobra.Command{
+		Use:   "prepare --target URL --workload W --dataset D",
+		Short: "Load a workload's dataset into an external server (like sysbench prepare)",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pm, err := paramMap(params)
+			if err != nil {
+				return usage(err)
+			}
+			w, err := workload.New(wl, pm)
+			if err != nil {
+				return usage(fmt.Errorf("--workload: %v", err))
+			}
+			t, err := target.Lookup(tg)
+			if err != nil {
+				return usage(fmt.Errorf("--target: %v", err))
+			}
+			if t.Managed() {
+				return usage(fmt.Errorf("--target: prepare is for external servers (a mysql:// or postgres:// URL); `run` loads managed targets itself"))
+			}
+			d, err := w.Dataset(ds, seed)
+			if err != nil {
+				return usage(fmt.Errorf("--dataset: %v", err))
+			}
+			return prepare(cmd.Context(), cmd, t, w, d)
+		},
+	}
+	c.Flags().StringVar(&wl, "workload", "oltp_read_write", "workload name")
+	c.Flags().StringVar(&tg, "target", "", "external server URL")
+	c.Flags().StringVar(&ds, "dataset", "1000000", "dataset")
+	c.Flags().Int64Var(&seed, "seed", 1, "dataset seed")
+	c.Flags().StringArrayVar(&params, "param", nil, "workload parameter key=value")
+	return c
+}
+
+func prepare(ctx context.Context, cmd *cobra.Command, t target.Target, w workload.Workload, ds workload.Dataset) error {
+	inst, err := t.Start(ctx, target.StartOptions{})
+	if err != nil {
+		return usage(err)
+	}
+	defer inst.Stop(context.Background())
+	d, db := inst.Dialect(), inst.DB()
+	start := time.Now()
+	cpu0 := metrics.SelfCPU()
+	for _, q := range w.Schema(d, ds) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	}
+	stats, err := w.Load(ctx, db, d, ds, nil)
+	if err != nil {
+		return err
+	}
+	loaded := time.Since(start)
+	for _, q := range w.PostLoad(d, ds) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("after load: %w", err)
+		}
+	}
+	total := time.Since(start)
+	fmt.Fprintf(cmd.OutOrStdout(), "prepared %d rows of %s on %s in %.2f s (insert %.2f s, indexes %.2f s; %.0f rows/s; client CPU %.2f s)\n",
+		stats.Rows, w.Name(), t.Name(), total.Seconds(), loaded.Seconds(), (total - loaded).Seconds(),
+		float64(stats.Rows)/total.Seconds(), metrics.SelfCPU()-cpu0)
+	_ = os.Stdout
+	return nil
+}

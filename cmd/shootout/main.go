@@ -1,0 +1,66 @@
+// Command shootout starts database servers, loads the same data into each,
+// drives the same workload, and reports them side by side.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"shootout/internal/run"
+	_ "shootout/internal/workload/all"
+)
+
+// usageError is bad input: exit status 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := &cobra.Command{
+		Use:           "shootout",
+		Short:         "Which database server and engine is fastest for your application on your machine",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usage(err) })
+	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd())
+	err := root.ExecuteContext(ctx)
+	stop()
+	os.Exit(exitCode(err))
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var u usageError
+	switch {
+	case errors.As(err, &u):
+		fmt.Fprintln(os.Stderr, "shootout:", err)
+		return 2
+	case errors.Is(err, run.ErrCellsFailed):
+		return 1
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(os.Stderr, "shootout: interrupted; every finished cell is in its result file")
+		return 1
+	default:
+		fmt.Fprintln(os.Stderr, "shootout:", err)
+		return 1
+	}
+}

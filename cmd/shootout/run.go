@@ -1,0 +1,344 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"shootout/internal/metrics"
+	"shootout/internal/plan"
+	"shootout/internal/report"
+	"shootout/internal/result"
+	"shootout/internal/run"
+	"shootout/internal/target"
+)
+
+type runFlags struct {
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline string
+	ops                                                                                                int64
+	rate                                                                                               float64
+	iops, repeat, maxRetries                                                                           int
+	seed                                                                                               int64
+	params                                                                                             []string
+	resume, dryRun, allowUnlimited, keepData                                                           bool
+}
+
+func runCmd() *cobra.Command {
+	var f runFlags
+	c := &cobra.Command{
+		Use:   "run [PLAN.yaml]",
+		Short: "Run a study, a plan file, or the cells the flags describe",
+		Long: `Run starts each target's server, loads the dataset, drives the workload and
+writes one result file per cell under --out. With no plan and no --study it
+runs the default study on every target available here.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usage(fmt.Errorf("run takes at most one plan file, got %d arguments", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMain(cmd.Context(), cmd, args, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.study, "study", "", "a preset study (see `shootout studies`)")
+	fl.StringVar(&f.targets, "targets", "", "comma-separated targets: "+strings.Join(target.Names(), ", ")+", or a mysql:// or postgres:// URL")
+	fl.StringVar(&f.baseline, "baseline", "", "the target the others are compared with (default: the first)")
+	fl.StringVar(&f.workload, "workload", "", "comma-separated workloads (see `shootout studies` and docs/workloads.md)")
+	fl.StringVar(&f.dataset, "dataset", "", "comma-separated datasets: a row count for oltp (1000000, 1M)")
+	fl.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,2,4")
+	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
+	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after this many operations in all")
+	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
+	fl.StringVar(&f.memory, "memory", "", "memory budget per server, e.g. 1G: sizes the engine caches")
+	fl.IntVar(&f.iops, "iops", 0, "IOPS cap on the server's data disk (not implemented yet)")
+	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour loads: 0, 25%, x1, x2, x4 (only 0 is implemented yet)")
+	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
+	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
+	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
+	fl.IntVar(&f.maxRetries, "max-retries", -1, "retries of an operation after a deadlock, lock timeout or write conflict (default 10)")
+	fl.Int64Var(&f.seed, "seed", 0, "dataset seed (default 1): the same seed gives the same data on every target")
+	fl.StringArrayVar(&f.params, "param", nil, "workload parameter key=value (repeatable), e.g. --param point_selects=5")
+	fl.StringVar(&f.out, "out", "", "results directory (default results/<study>-<time>)")
+	fl.BoolVar(&f.resume, "resume", false, "skip cells that already have a successful result in --out")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the resolved cells and what each would start, and start nothing")
+	fl.BoolVar(&f.allowUnlimited, "allow-unlimited", false, "run cells whose limits cannot be applied, marked \"limits not applied\"")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep each server's data directory under --out/work")
+	return c
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// buildPlan merges plan file or study with the flags; flags win.
+func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool, error) {
+	var p *plan.Plan
+	preset := false
+	switch {
+	case len(args) == 1 && f.study != "":
+		return nil, false, fmt.Errorf("give a plan file or --study, not both")
+	case len(args) == 1:
+		var err error
+		if p, err = plan.Load(args[0]); err != nil {
+			return nil, false, err
+		}
+	default:
+		name := f.study
+		if name == "" && !cmd.Flags().Changed("workload") {
+			name = "default"
+		}
+		if name != "" {
+			s, err := plan.LookupStudy(name)
+			if err != nil {
+				return nil, false, err
+			}
+			sp := s.Plan
+			p = &sp
+			preset = true
+		} else {
+			p = &plan.Plan{Name: "custom", Targets: plan.Studies[0].Plan.Targets, Datasets: []string{"1000000"}, Clients: []int{1}, Duration: "60s"}
+			preset = true
+		}
+	}
+	ch := cmd.Flags().Changed
+	if ch("targets") {
+		p.Targets = splitList(f.targets)
+		preset = false
+		if !ch("baseline") {
+			p.Baseline = ""
+		}
+	}
+	if ch("baseline") {
+		p.Baseline = f.baseline
+	}
+	if ch("workload") {
+		p.Workloads = splitList(f.workload)
+	}
+	if ch("dataset") {
+		p.Datasets = splitList(f.dataset)
+	}
+	if ch("clients") {
+		p.Clients = nil
+		for _, s := range splitList(f.clients) {
+			var n int
+			if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s {
+				return nil, false, fmt.Errorf("--clients: %q is not a whole number (want e.g. 1,2,4)", s)
+			}
+			p.Clients = append(p.Clients, n)
+		}
+	}
+	if ch("duration") {
+		p.Duration = f.duration
+		if !ch("ops") {
+			p.Ops = 0
+		}
+	}
+	if ch("ops") {
+		p.Ops = f.ops
+		if !ch("duration") {
+			p.Duration = ""
+		}
+	}
+	if ch("rate") {
+		p.Rate = f.rate
+	}
+	if ch("memory") {
+		p.Memory = f.memory
+	}
+	if ch("iops") {
+		p.IOPS = f.iops
+	}
+	if ch("neighbour") {
+		p.Neighbour = splitList(f.neighbour)
+	}
+	if ch("repeat") {
+		p.Repeat = f.repeat
+		if f.repeat < 1 {
+			return nil, false, fmt.Errorf("--repeat: %d is not a repeat count from 1 to 100", f.repeat)
+		}
+	}
+	if ch("trim") {
+		var t float64
+		if _, err := fmt.Sscanf(f.trim, "%g", &t); err != nil {
+			return nil, false, fmt.Errorf("--trim: %q is not a fraction such as 0.1", f.trim)
+		}
+		p.Trim = &t
+	}
+	if ch("interval") {
+		p.Interval = f.interval
+	}
+	if ch("max-retries") {
+		p.MaxRetries = &f.maxRetries
+	}
+	if ch("seed") {
+		p.Seed = f.seed
+	}
+	if len(f.params) > 0 {
+		if p.Params == nil {
+			p.Params = map[string]string{}
+		}
+		for _, kv := range f.params {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, false, fmt.Errorf("--param %q: want key=value", kv)
+			}
+			p.Params[k] = v
+		}
+	}
+	return p, preset, nil
+}
+
+func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags) error {
+	p, preset, err := buildPlan(cmd, args, f)
+	if err != nil {
+		return usage(err)
+	}
+	log := cmd.ErrOrStderr()
+	opt := plan.Options{AllowUnlimited: f.allowUnlimited}
+	if preset {
+		// a preset runs on what is here and says what it skipped
+		opt.Available = func(t target.Target) error { return t.Available() }
+	}
+	res, err := p.Resolve(opt)
+	if err != nil {
+		return usage(err)
+	}
+	if !preset {
+		// targets the user named must all run: say why one cannot
+		for _, t := range res.Targets {
+			if err := t.Available(); err != nil {
+				return usage(fmt.Errorf("--targets: %s cannot run here: %v", t.Name(), err))
+			}
+		}
+	}
+	for _, name := range sortedKeys(res.Skipped) {
+		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
+	}
+	if f.dryRun {
+		printDryRun(cmd.OutOrStdout(), res)
+		return nil
+	}
+	if err := preflight(ctx, res); err != nil {
+		return usage(err)
+	}
+	out := f.out
+	if out == "" {
+		out = fmt.Sprintf("results/%s-%s", res.Name, time.Now().Format("20060102-150405"))
+	}
+	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usage(fmt.Errorf("--out %s: cannot create it: %v", out, err))
+	}
+	var names []string
+	for _, t := range res.Targets {
+		names = append(names, t.Name())
+	}
+	m := &result.Manifest{Name: res.Name, Baseline: res.Baseline, Targets: names, Skipped: res.Skipped,
+		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: machine()}
+	if err := result.WriteManifest(out, m); err != nil {
+		return usage(fmt.Errorf("--out %s: not writable: %v", out, err))
+	}
+	sum, runErr := runner.Matrix(ctx, res)
+	files, _ := result.ReadDir(out)
+	if len(files) > 0 {
+		report.Terminal(cmd.OutOrStdout(), files, res.Baseline)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "\nresults: %s (%d cells run, %d skipped by --resume, %d failed)\n", out, sum.Ran, sum.Skipped, len(sum.Failed))
+	if runErr != nil {
+		return runErr
+	}
+	if len(sum.Failed) > 0 {
+		for _, f := range sum.Failed {
+			fmt.Fprintf(log, "failed: %s: %s\n", f.Cell.ID, f.Status)
+		}
+		return run.ErrCellsFailed
+	}
+	return nil
+}
+
+// preflight connects to every external server once, so a wrong password
+// or an unreachable address is one clear error before anything runs.
+func preflight(ctx context.Context, res *plan.Resolved) error {
+	for _, t := range res.Targets {
+		if t.Managed() {
+			continue
+		}
+		inst, err := t.Start(ctx, target.StartOptions{})
+		if err != nil {
+			return err
+		}
+		inst.Stop(ctx)
+	}
+	return nil
+}
+
+func printDryRun(w io.Writer, res *plan.Resolved) {
+	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
+		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
+	for _, t := range res.Targets {
+		fmt.Fprintf(w, "  target %-16s %s\n", t.Name(), startsWhat(t, res.Settings[t.Name()]))
+	}
+	fmt.Fprintf(w, "%-4s %-20s %-22s %-10s %-8s %-10s %-8s %-6s %s\n", "#", "target", "workload", "dataset", "clients", "neighbour", "memory", "repeat", "stop")
+	for i, c := range res.Cells {
+		mem := "free"
+		if c.Conditions.MemoryBytes > 0 {
+			mem = target.HumanBytes(c.Conditions.MemoryBytes)
+		}
+		stop := c.Duration
+		if c.Ops > 0 {
+			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d ops", c.Ops), " or ")
+		}
+		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, c.Repeat, stop)
+	}
+}
+
+func startsWhat(t target.Target, settings map[string]string) string {
+	var s string
+	switch {
+	case !t.Managed():
+		s = "connects to an external server (starts nothing)"
+	case t.Name() == "sqlite":
+		s = "opens an embedded SQLite file (WAL) in the work directory"
+	case t.Name() == "postgres":
+		s = "starts a private postgres (initdb, 127.0.0.1, free port) per cell"
+	default:
+		s = fmt.Sprintf("starts a private mariadbd (engine %s, 127.0.0.1, free port) per cell", t.Dialect().Engine)
+	}
+	if len(settings) > 0 {
+		s += fmt.Sprintf(" with settings %v", settings)
+	}
+	return s
+}
+
+func machine() result.Machine {
+	m := result.Machine{Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	m.MemBytes = metrics.MemTotal()
+	return m
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,290 @@
+// Package metrics samples what a server costs while a cell runs: CPU
+// seconds, bytes read and written, peak RSS, the load average, and the
+// space its data directory takes.
+package metrics
+
+import (
+	"bufio"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat times; 100 on every
+// Linux architecture Go supports.
+const clockTicks = 100
+
+// Usage is a point-in-time reading of a process tree.
+type Usage struct {
+	CPUSeconds float64
+	ReadBytes  int64
+	WriteBytes int64
+	RSSBytes   int64
+	Processes  int
+}
+
+// ReadTree sums usage over the processes rooted at the given PIDs. CPU
+// includes children already reaped (cutime/cstime); IO of processes that
+// came and went between two readings is lost, which for the servers here
+// means short-lived PostgreSQL autovacuum workers only.
+func ReadTree(roots []int) Usage {
+	var u Usage
+	for _, pid := range treePIDs(roots) {
+		p := readProc(pid)
+		u.CPUSeconds += p.cpu
+		u.ReadBytes += p.read
+		u.WriteBytes += p.write
+		u.RSSBytes += p.rss
+		u.Processes++
+	}
+	return u
+}
+
+type procUsage struct {
+	cpu         float64
+	read, write int64
+	rss         int64
+	ppid        int
+}
+
+func readProc(pid int) procUsage {
+	var p procUsage
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return p
+	}
+	// the command name may hold spaces: fields start after the last ')'
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 22 {
+		return p
+	}
+	p.ppid, _ = strconv.Atoi(f[1])
+	var ticks int64
+	for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		ticks += n
+	}
+	p.cpu = float64(ticks) / clockTicks
+	pages, _ := strconv.ParseInt(f[21], 10, 64)
+	p.rss = pages * int64(os.Getpagesize())
+	if io, err := os.Open("/proc/" + strconv.Itoa(pid) + "/io"); err == nil {
+		sc := bufio.NewScanner(io)
+		for sc.Scan() {
+			k, v, _ := strings.Cut(sc.Text(), ": ")
+			n, _ := strconv.ParseInt(v, 10, 64)
+			switch k {
+			case "read_bytes":
+				p.read = n
+			case "write_bytes":
+				p.write = n
+			}
+		}
+		io.Close()
+	}
+	return p
+}
+
+// treePIDs returns the roots and all their live descendants.
+func treePIDs(roots []int) []int {
+	if len(roots) == 0 {
+		return nil
+	}
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 {
+			ppid, _ := strconv.Atoi(f[1])
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	var out []int
+	seen := map[int]bool{}
+	queue := append([]int(nil), roots...)
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		out = append(out, pid)
+		queue = append(queue, children[pid]...)
+	}
+	return out
+}
+
+// LoadAvg1 is the one-minute load average.
+func LoadAvg1() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}
+
+// SelfCPU is the CPU seconds the shootout process has used.
+func SelfCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return tv(ru.Utime) + tv(ru.Stime)
+}
+
+func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// DirBytes is the space the files under dir occupy on disk (allocated
+// blocks, like du), not their apparent sizes.
+func DirBytes(dir string) int64 {
+	if dir == "" {
+		return 0
+	}
+	var total int64
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // files vanish while a server runs
+		}
+		if info, err := d.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok {
+				total += st.Blocks * 512
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+// Sampler watches a server for the length of a run.
+type Sampler struct {
+	pids       []int
+	start, end Usage
+	startSelf  float64
+	endSelf    float64
+	peakRSS    int64
+	maxLoad    float64
+	stop       context.CancelFunc
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+}
+
+// Start takes the first reading and samples RSS and load every interval.
+func Start(pids []int, every time.Duration) *Sampler {
+	s := &Sampler{pids: pids, start: ReadTree(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1()}
+	s.peakRSS = s.start.RSSBytes
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				u := ReadTree(pids)
+				l := LoadAvg1()
+				s.mu.Lock()
+				if u.RSSBytes > s.peakRSS {
+					s.peakRSS = u.RSSBytes
+				}
+				if l > s.maxLoad {
+					s.maxLoad = l
+				}
+				s.mu.Unlock()
+			}
+		}
+	}()
+	return s
+}
+
+// Report is a finished sampling.
+type Report struct {
+	ServerCPUSeconds float64
+	ServerReadBytes  int64
+	ServerWriteBytes int64
+	PeakRSSBytes     int64
+	MaxLoadAvg       float64
+	ClientCPUSeconds float64
+	Measured         bool // false when the server's processes are unknown
+}
+
+// Stop takes the last reading.
+func (s *Sampler) Stop() Report {
+	s.end = ReadTree(s.pids)
+	s.endSelf = SelfCPU()
+	s.stop()
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end.RSSBytes > s.peakRSS {
+		s.peakRSS = s.end.RSSBytes
+	}
+	if l := LoadAvg1(); l > s.maxLoad {
+		s.maxLoad = l
+	}
+	return Report{
+		ServerCPUSeconds: s.end.CPUSeconds - s.start.CPUSeconds,
+		ServerReadBytes:  s.end.ReadBytes - s.start.ReadBytes,
+		ServerWriteBytes: s.end.WriteBytes - s.start.WriteBytes,
+		PeakRSSBytes:     s.peakRSS,
+		MaxLoadAvg:       s.maxLoad,
+		ClientCPUSeconds: s.endSelf - s.startSelf,
+		Measured:         len(s.pids) > 0 && s.end.Processes > 0,
+	}
+}
+
+// MemAvailable is the kernel's estimate of memory available to new work.
+func MemAvailable() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// MemTotal is the machine's memory.
+func MemTotal() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}

@@ -1,0 +1,357 @@
+// Package plan turns a plan file, a study preset and command-line flags
+// into a validated, fully resolved list of cells. It starts nothing.
+package plan
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/workload"
+)
+
+// Plan is what a user asks for, before it is expanded.
+type Plan struct {
+	Name       string                       `yaml:"name"`
+	Targets    []string                     `yaml:"targets"`
+	Baseline   string                       `yaml:"baseline"`
+	Workloads  []string                     `yaml:"workloads"`
+	Params     map[string]string            `yaml:"params"`
+	Datasets   []string                     `yaml:"datasets"`
+	Clients    []int                        `yaml:"clients"`
+	Duration   string                       `yaml:"duration"`
+	Ops        int64                        `yaml:"ops"`
+	Rate       float64                      `yaml:"rate"`
+	Repeat     int                          `yaml:"repeat"`
+	Memory     string                       `yaml:"memory"`
+	IOPS       int                          `yaml:"iops"`
+	Neighbour  []string                     `yaml:"neighbour"`
+	Trim       *float64                     `yaml:"trim"`
+	Interval   string                       `yaml:"interval"`
+	Seed       int64                        `yaml:"seed"`
+	Settings   map[string]map[string]string `yaml:"settings"`
+	MaxRetries *int                         `yaml:"max_retries"`
+
+	lines map[string]int // yaml key -> line, for error messages
+	file  string
+}
+
+// Resolved is a plan after validation: every field has its final value.
+type Resolved struct {
+	Name       string
+	Targets    []target.Target
+	Baseline   string
+	Cells      []result.Cell
+	Duration   time.Duration
+	Trim       float64
+	Interval   time.Duration
+	MaxRetries int
+	Seed       int64
+	Settings   map[string]map[string]string
+	Skipped    map[string]string // target -> why it is not available here
+}
+
+// Load reads a plan file. Unknown keys and bad values are errors that name
+// the file and line.
+func Load(path string) (*Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", path, err)
+	}
+	return Parse(path, b)
+}
+
+// Parse reads plan text; name is used in error messages.
+func Parse(name string, b []byte) (*Plan, error) {
+	var p Plan
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("plan %s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err == nil && len(root.Content) > 0 {
+		p.lines = map[string]int{}
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			p.lines[m.Content[i].Value] = m.Content[i].Line
+		}
+	}
+	p.file = name
+	return &p, nil
+}
+
+// errAt names the plan file and line of key, or the flag, in an error.
+func (p *Plan) errAt(key, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if p.file != "" {
+		if line, ok := p.lines[key]; ok {
+			return fmt.Errorf("plan %s line %d: %s: %s", p.file, line, key, msg)
+		}
+	}
+	return fmt.Errorf("--%s: %s", flagName(key), msg)
+}
+
+func flagName(key string) string {
+	switch key {
+	case "workloads":
+		return "workload"
+	case "datasets":
+		return "dataset"
+	}
+	return strings.ReplaceAll(key, "_", "-")
+}
+
+var neighbourRE = regexp.MustCompile(`^(0|25%|x[124])$`)
+
+// ParseBytes reads sizes such as 512M, 1G or 1073741824.
+func ParseBytes(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for suf, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
+		if strings.HasSuffix(t, suf) || strings.HasSuffix(t, suf+"B") {
+			mult = m
+			t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), suf)
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size such as 512M or 1G", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
+// Options that are not part of a plan but change how it resolves.
+type Options struct {
+	// AllowUnlimited runs cells whose limits (IOPS caps, neighbours) cannot
+	// be applied, marking them so, instead of refusing the plan.
+	AllowUnlimited bool
+	// Available reports whether a target can run here; nil means every one.
+	Available func(target.Target) error
+}
+
+// Resolve validates p and expands it into cells.
+func (p *Plan) Resolve(opt Options) (*Resolved, error) {
+	r := &Resolved{Name: p.Name, Settings: p.Settings, Skipped: map[string]string{}, Seed: p.Seed}
+	if r.Name == "" {
+		r.Name = "custom"
+	}
+	if r.Seed == 0 {
+		r.Seed = 1
+	}
+	if len(p.Targets) == 0 {
+		return nil, p.errAt("targets", "no targets; name at least one of %s", strings.Join(target.Names(), ", "))
+	}
+	seen := map[string]bool{}
+	for _, name := range p.Targets {
+		t, err := target.Lookup(strings.TrimSpace(name))
+		if err != nil {
+			return nil, p.errAt("targets", "%v", err)
+		}
+		if seen[t.Name()] {
+			return nil, p.errAt("targets", "%s is listed twice", t.Name())
+		}
+		seen[t.Name()] = true
+		if opt.Available != nil {
+			if err := opt.Available(t); err != nil {
+				r.Skipped[t.Name()] = err.Error()
+				continue
+			}
+		}
+		r.Targets = append(r.Targets, t)
+	}
+	if len(r.Targets) == 0 {
+		var why []string
+		for n, e := range r.Skipped {
+			why = append(why, n+": "+e)
+		}
+		sort.Strings(why)
+		return nil, fmt.Errorf("no target can run here: %s", strings.Join(why, "; "))
+	}
+	r.Baseline = p.Baseline
+	if r.Baseline == "" {
+		r.Baseline = r.Targets[0].Name()
+	} else if !seen[target.Redact(r.Baseline)] {
+		return nil, p.errAt("baseline", "%q is not one of the targets", r.Baseline)
+	}
+	for name := range p.Settings {
+		t, err := target.Lookup(name)
+		if err != nil || !seen[t.Name()] {
+			return nil, p.errAt("settings", "settings for %q, which is not one of the targets", target.Redact(name))
+		}
+	}
+
+	if len(p.Workloads) == 0 {
+		return nil, p.errAt("workloads", "no workload; valid: %s", strings.Join(workload.Names(), ", "))
+	}
+	wls := map[string]workload.Workload{}
+	for _, name := range p.Workloads {
+		w, err := workload.New(name, p.Params)
+		if err != nil {
+			key := "workloads"
+			if strings.Contains(err.Error(), "parameter") {
+				key = "params"
+			}
+			return nil, p.errAt(key, "%v", err)
+		}
+		wls[name] = w
+	}
+	if len(p.Datasets) == 0 {
+		return nil, p.errAt("datasets", "no dataset given")
+	}
+	for _, ds := range p.Datasets {
+		for _, w := range wls {
+			if _, err := w.Dataset(ds, r.Seed); err != nil {
+				return nil, p.errAt("datasets", "%v", err)
+			}
+		}
+	}
+	if len(p.Clients) == 0 {
+		p.Clients = []int{1}
+	}
+	for _, c := range p.Clients {
+		if c < 1 || c > 1000 {
+			return nil, p.errAt("clients", "%d is not a client count from 1 to 1000", c)
+		}
+	}
+	if p.Duration != "" {
+		d, err := time.ParseDuration(p.Duration)
+		if err != nil || d < 0 {
+			return nil, p.errAt("duration", "%q is not a duration such as 30s or 5m", p.Duration)
+		}
+		r.Duration = d
+	}
+	if p.Ops < 0 {
+		return nil, p.errAt("ops", "must not be negative")
+	}
+	if r.Duration == 0 && p.Ops == 0 {
+		return nil, p.errAt("duration", "give a duration (such as 60s) or an operation count (ops)")
+	}
+	if p.Rate < 0 {
+		return nil, p.errAt("rate", "must not be negative")
+	}
+	if p.Repeat == 0 {
+		p.Repeat = 1
+	}
+	if p.Repeat < 0 || p.Repeat > 100 {
+		return nil, p.errAt("repeat", "%d is not a repeat count from 1 to 100", p.Repeat)
+	}
+	r.Trim = 0.1
+	if p.Trim != nil {
+		if *p.Trim < 0 || *p.Trim >= 0.5 {
+			return nil, p.errAt("trim", "%v is not a fraction in [0, 0.5)", *p.Trim)
+		}
+		r.Trim = *p.Trim
+	}
+	r.Interval = 10 * time.Second
+	if p.Interval != "" {
+		d, err := time.ParseDuration(p.Interval)
+		if err != nil || d < 0 {
+			return nil, p.errAt("interval", "%q is not a duration such as 10s (0 for none)", p.Interval)
+		}
+		r.Interval = d
+	}
+	r.MaxRetries = 10
+	if p.MaxRetries != nil {
+		if *p.MaxRetries < 0 {
+			return nil, p.errAt("max_retries", "must not be negative")
+		}
+		r.MaxRetries = *p.MaxRetries
+	}
+	var mem int64
+	if p.Memory != "" {
+		var err error
+		if mem, err = ParseBytes(p.Memory); err != nil {
+			return nil, p.errAt("memory", "%v", err)
+		}
+		if mem < 64<<20 {
+			return nil, p.errAt("memory", "%s is below the 64M a server needs to start", p.Memory)
+		}
+	}
+	if p.IOPS < 0 {
+		return nil, p.errAt("iops", "must not be negative")
+	}
+	if len(p.Neighbour) == 0 {
+		p.Neighbour = []string{"0"}
+	}
+	for _, n := range p.Neighbour {
+		if !neighbourRE.MatchString(n) {
+			return nil, p.errAt("neighbour", "%q is not one of 0, 25%%, x1, x2, x4", n)
+		}
+		if n != "0" && !opt.AllowUnlimited {
+			return nil, p.errAt("neighbour", "fio neighbours are not implemented yet; --allow-unlimited runs the cells without them, marked \"limits not applied\"")
+		}
+	}
+	if p.IOPS > 0 && !opt.AllowUnlimited {
+		return nil, p.errAt("iops", "IOPS caps are not implemented yet; --allow-unlimited runs the cells without them, marked \"limits not applied\"")
+	}
+
+	for rep := 1; rep <= p.Repeat; rep++ {
+		for _, ds := range p.Datasets {
+			for _, wl := range p.Workloads {
+				for _, c := range p.Clients {
+					for _, n := range p.Neighbour {
+						for _, t := range r.Targets {
+							cell := result.Cell{
+								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
+								Conditions: result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, Neighbour: n},
+								Repeat:     rep, Ops: p.Ops, Rate: p.Rate,
+							}
+							if r.Duration > 0 {
+								cell.Duration = r.Duration.String()
+							}
+							cell.ID = CellID(cell)
+							r.Cells = append(r.Cells, cell)
+						}
+					}
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// CellID is a file-name-safe id that is the same for the same cell in every
+// run, so --resume and compare can match cells. External targets are named
+// by a hash of their redacted URL, so no address details land in file names.
+func CellID(c result.Cell) string {
+	t := c.Target
+	if strings.Contains(t, "://") {
+		h := sha256.Sum256([]byte(target.Redact(t)))
+		t = "ext-" + strings.SplitN(t, ":", 2)[0] + "-" + hex.EncodeToString(h[:4])
+	}
+	n := strings.NewReplacer("%", "pct").Replace(c.Conditions.Neighbour)
+	id := fmt.Sprintf("%s__%s__%s__c%d__n%s", t, c.Workload, c.Dataset, c.Clients, n)
+	if c.Conditions.MemoryBytes > 0 {
+		id += "__m" + target.HumanBytes(c.Conditions.MemoryBytes)
+	}
+	if c.Conditions.IOPS > 0 {
+		id += fmt.Sprintf("__io%d", c.Conditions.IOPS)
+	}
+	if len(c.Params) > 0 {
+		keys := make([]string, 0, len(c.Params))
+		for k := range c.Params {
+			keys = append(keys, k+"="+c.Params[k])
+		}
+		sort.Strings(keys)
+		h := sha256.Sum256([]byte(strings.Join(keys, ",")))
+		id += "__p" + hex.EncodeToString(h[:3])
+	}
+	return fmt.Sprintf("%s__r%d", id, c.Repeat)
+}
+
+// ErrUsage marks errors that are the user's input, for exit status 2.
+var ErrUsage = errors.New("usage")

@@ -1,0 +1,57 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Manifest describes a whole run: what was asked, on what machine, and
+// which targets were skipped and why. It lives beside cells/ as run.json.
+type Manifest struct {
+	Schema   string            `json:"schema"`
+	Name     string            `json:"name"`
+	Baseline string            `json:"baseline"`
+	Targets  []string          `json:"targets"`
+	Skipped  map[string]string `json:"skipped,omitempty"`
+	Cells    int               `json:"cells"`
+	Started  time.Time         `json:"started"`
+	Machine  Machine           `json:"machine"`
+}
+
+// Machine is where the run happened.
+type Machine struct {
+	Cores     int    `json:"cores"`
+	MemBytes  int64  `json:"mem_bytes"`
+	Kernel    string `json:"kernel"`
+	GoVersion string `json:"go_version"`
+}
+
+// WriteManifest stores m as DIR/run.json (atomically).
+func WriteManifest(dir string, m *Manifest) error {
+	m.Schema = "shootout.run/1"
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, ".run.json.tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, "run.json"))
+}
+
+// ReadManifest loads DIR/run.json; a directory without one has none.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s/run.json: %w", dir, err)
+	}
+	return &m, nil
+}

@@ -1,0 +1,253 @@
+// Package result is the versioned result file of one cell: written
+// atomically as soon as the cell ends, read back for resume and reports.
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"shootout/internal/hist"
+)
+
+// Schema is the version of the cell file layout, documented in
+// docs/results.md. Bump it when a field changes meaning.
+const Schema = "shootout.cell/1"
+
+// Cell is one point of the matrix.
+type Cell struct {
+	ID         string            `json:"id"`
+	Target     string            `json:"target"`
+	Workload   string            `json:"workload"`
+	Params     map[string]string `json:"params,omitempty"`
+	Dataset    string            `json:"dataset"`
+	Clients    int               `json:"clients"`
+	Conditions Conditions        `json:"conditions"`
+	Repeat     int               `json:"repeat"`
+	Duration   string            `json:"duration,omitempty"`
+	Ops        int64             `json:"ops,omitempty"`
+	Rate       float64           `json:"rate,omitempty"`
+}
+
+// Conditions are the machine limits and neighbours a cell asked for.
+type Conditions struct {
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
+	IOPS        int    `json:"iops,omitempty"`
+	Neighbour   string `json:"neighbour"`
+}
+
+// Label is the seeds' row label: clients/neighbour, e.g. "4/x2".
+func (c Cell) Label() string { return fmt.Sprintf("%d/%s", c.Clients, c.Conditions.Neighbour) }
+
+// Target is what ran: its name, engine, version and every setting.
+type Target struct {
+	Name     string            `json:"name"`
+	Flavor   string            `json:"flavor"`
+	Engine   string            `json:"engine,omitempty"`
+	Version  string            `json:"version"`
+	Applied  map[string]string `json:"applied,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// Op is one operation's trimmed latency and error count.
+type Op struct {
+	hist.Snapshot
+	Errors      int64         `json:"errors"`
+	TrimmedHead int64         `json:"trimmed_head"`
+	TrimmedTail int64         `json:"trimmed_tail"`
+	Untrimmed   hist.Snapshot `json:"untrimmed"`
+}
+
+// Throughput is over the whole measured run, as sysbench computes it.
+type Throughput struct {
+	Seconds    float64          `json:"seconds"`
+	Events     int64            `json:"events"`
+	TPS        float64          `json:"tps"`
+	QPS        float64          `json:"qps"`
+	Reads      int64            `json:"reads"`
+	Writes     int64            `json:"writes"`
+	Other      int64            `json:"other"`
+	Errors     int64            `json:"errors"`
+	ErrorsBy   map[string]int64 `json:"errors_by_class,omitempty"`
+	Retries    int64            `json:"retries"`
+	GivenUp    int64            `json:"given_up"`
+	Reconnects int64            `json:"reconnects"`
+	Latency    hist.Snapshot    `json:"latency"`
+	// Fairness is sysbench's "threads fairness".
+	EventsAvg    float64 `json:"events_avg"`
+	EventsStddev float64 `json:"events_stddev"`
+	TimeAvgS     float64 `json:"time_avg_s"`
+	TimeStddevS  float64 `json:"time_stddev_s"`
+}
+
+// Server is what the server process tree cost during the run.
+type Server struct {
+	Measured        bool    `json:"measured"`
+	Note            string  `json:"note,omitempty"`
+	CPUSeconds      float64 `json:"cpu_s"`
+	CPUSecondsPerOp float64 `json:"cpu_s_per_op"`
+	ReadBytes       int64   `json:"read_bytes"`
+	WriteBytes      int64   `json:"write_bytes"`
+	ReadBytesPerOp  float64 `json:"read_bytes_per_op"`
+	WriteBytesPerOp float64 `json:"write_bytes_per_op"`
+	PeakRSSBytes    int64   `json:"peak_rss_bytes"`
+	MaxLoadAvg      float64 `json:"max_load_avg"`
+}
+
+// Space is the data directory's size after the run, and after settling.
+type Space struct {
+	Bytes        int64  `json:"bytes"`
+	SettledBytes int64  `json:"settled_bytes"`
+	Note         string `json:"note,omitempty"`
+}
+
+// Load is how the dataset got there.
+type Load struct {
+	Reused    bool             `json:"reused"`
+	Seconds   float64          `json:"seconds"`
+	Rows      int64            `json:"rows"`
+	RowsPerS  float64          `json:"rows_per_s"`
+	Tables    map[string]int64 `json:"tables,omitempty"`
+	IndexS    float64          `json:"index_s"`
+	SchemaDDL int              `json:"schema_statements"`
+}
+
+// Client is what shootout itself cost, so readers can see it was not the
+// bottleneck.
+type Client struct {
+	CPUSeconds      float64 `json:"cpu_s"`
+	CPUSecondsPerOp float64 `json:"cpu_s_per_op"`
+}
+
+// Limits is what was applied and the evidence for it.
+type Limits struct {
+	Applied bool     `json:"applied"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Invariants is the workload's check after the run.
+type Invariants struct {
+	OK       bool     `json:"ok"`
+	Checked  []string `json:"checked,omitempty"`
+	Failures []string `json:"failures,omitempty"`
+}
+
+// Interval is one interval line's figures.
+type Interval struct {
+	AtS      float64 `json:"at_s"`
+	TPS      float64 `json:"tps"`
+	QPS      float64 `json:"qps"`
+	ReadsPS  float64 `json:"reads_ps"`
+	WritesPS float64 `json:"writes_ps"`
+	OtherPS  float64 `json:"other_ps"`
+	P95Ms    float64 `json:"p95_ms"`
+	ErrPS    float64 `json:"err_ps"`
+	ReconnPS float64 `json:"reconn_ps"`
+}
+
+// File is the whole cell file.
+type File struct {
+	Schema     string           `json:"schema"`
+	Cell       Cell             `json:"cell"`
+	Target     Target           `json:"target"`
+	Started    time.Time        `json:"started"`
+	Ended      time.Time        `json:"ended"`
+	Status     string           `json:"status"` // "ok" or "failed: <reason>"
+	Ops        map[string]Op    `json:"ops,omitempty"`
+	Throughput Throughput       `json:"throughput"`
+	Intervals  []Interval       `json:"intervals,omitempty"`
+	Server     Server           `json:"server"`
+	Space      Space            `json:"space"`
+	Load       Load             `json:"load"`
+	Invariants Invariants       `json:"invariants"`
+	Client     Client           `json:"client"`
+	Limits     Limits           `json:"limits"`
+	Counters   map[string]int64 `json:"counters,omitempty"`
+}
+
+// OK is true when the cell ran to its end and its invariants held.
+func (f *File) OK() bool { return f.Status == "ok" }
+
+// Path is where a cell's file lives under a results directory.
+func Path(dir, id string) string { return filepath.Join(dir, "cells", id+".json") }
+
+// Write stores f atomically: a reader or a crash sees the old file or the
+// new one, never half of one.
+func Write(dir string, f *File) error {
+	f.Schema = Schema
+	path := Path(dir, f.Cell.ID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Read loads one cell file.
+func Read(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !strings.HasPrefix(f.Schema, "shootout.cell/") {
+		return nil, fmt.Errorf("%s: not a shootout cell file (schema %q)", path, f.Schema)
+	}
+	return &f, nil
+}
+
+// ReadDir loads every cell of a results directory, sorted by cell id.
+func ReadDir(dir string) ([]*File, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("results directory %s: %w", dir, err)
+		}
+		return nil, fmt.Errorf("results directory %s has no cells/*.json: is it the --out of a shootout run?", dir)
+	}
+	sort.Strings(paths)
+	var out []*File
+	for _, p := range paths {
+		f, err := Read(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Done reports whether a cell already has a successful result, for --resume.
+func Done(dir, id string) bool {
+	f, err := Read(Path(dir, id))
+	return err == nil && f.OK()
+}

@@ -1,0 +1,374 @@
+// Package run executes cells end to end: start the target, load the
+// dataset, drive the workload, sample the server, check invariants, and
+// write the cell's result file the moment it ends.
+package run
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"shootout/internal/driver"
+	"shootout/internal/metrics"
+	"shootout/internal/plan"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/workload"
+)
+
+// Runner runs the cells of one resolved plan into one results directory.
+type Runner struct {
+	OutDir   string
+	WorkDir  string // servers' data directories; default OutDir/work
+	Log      io.Writer
+	Resume   bool
+	KeepData bool
+	// Hooks, when set, are told about each cell's result (tests use them).
+	OnCell func(*result.File)
+}
+
+// Summary is what a matrix run did.
+type Summary struct {
+	Ran, Skipped int
+	Failed       []*result.File
+	Interrupted  bool
+}
+
+// Matrix runs every cell; a failed cell is recorded and the matrix goes on.
+// Ctrl-C stops after recording the interrupted cell.
+func (r *Runner) Matrix(ctx context.Context, res *plan.Resolved) (Summary, error) {
+	var sum Summary
+	if err := r.prepareDirs(); err != nil {
+		return sum, err
+	}
+	for i, cell := range res.Cells {
+		if r.Resume && result.Done(r.OutDir, cell.ID) {
+			logf(r.Log, "[%d/%d] %s: already done, skipped (--resume)", i+1, len(res.Cells), cell.ID)
+			sum.Skipped++
+			continue
+		}
+		logf(r.Log, "\n[%d/%d] %s: %s on %s, dataset %s, %d clients", i+1, len(res.Cells), cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
+		f := r.Cell(ctx, res, cell)
+		if err := result.Write(r.OutDir, f); err != nil {
+			return sum, fmt.Errorf("write result of %s: %w", cell.ID, err)
+		}
+		sum.Ran++
+		if !f.OK() {
+			sum.Failed = append(sum.Failed, f)
+			logf(r.Log, "cell %s FAILED: %s", cell.ID, f.Status)
+		}
+		if r.OnCell != nil {
+			r.OnCell(f)
+		}
+		if ctx.Err() != nil {
+			sum.Interrupted = true
+			return sum, ctx.Err()
+		}
+	}
+	return sum, nil
+}
+
+func (r *Runner) prepareDirs() error {
+	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
+		return fmt.Errorf("--out %s: cannot create it: %w", r.OutDir, err)
+	}
+	probe, err := os.CreateTemp(r.OutDir, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("--out %s: not writable: %w", r.OutDir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	if r.WorkDir == "" {
+		r.WorkDir = r.OutDir + "/work"
+	}
+	if err := os.MkdirAll(r.WorkDir, 0o755); err != nil {
+		return fmt.Errorf("work directory %s: %w", r.WorkDir, err)
+	}
+	// servers that run as another user (postgres) must reach their dirs
+	return os.Chmod(r.WorkDir, 0o755)
+}
+
+// Cell runs one cell and returns its result; it never returns nil, and a
+// failure anywhere is recorded in Status with the reason.
+func (r *Runner) Cell(ctx context.Context, res *plan.Resolved, cell result.Cell) *result.File {
+	f := &result.File{Cell: cell, Started: time.Now().UTC(), Status: "ok"}
+	err := r.cell(ctx, res, cell, f)
+	f.Ended = time.Now().UTC()
+	if err != nil {
+		if ctx.Err() != nil {
+			f.Status = "failed: interrupted (" + err.Error() + ")"
+		} else {
+			f.Status = "failed: " + err.Error()
+		}
+	} else if !f.Invariants.OK {
+		f.Status = "failed: invariants: " + strings.Join(f.Invariants.Failures, "; ")
+	}
+	f.Status = oneLine(f.Status)
+	return f
+}
+
+// oneLine keeps a status to one line: server logs quoted in errors span many.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " | ")), " ")
+}
+
+func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) error {
+	t, err := target.Lookup(cell.Target)
+	if err != nil {
+		return err
+	}
+	w, err := workload.New(cell.Workload, cell.Params)
+	if err != nil {
+		return err
+	}
+	ds, err := w.Dataset(cell.Dataset, res.Seed)
+	if err != nil {
+		return err
+	}
+	budget := cell.Conditions.MemoryBytes
+	f.Limits.Applied = false
+	if budget == 0 {
+		budget = metrics.MemAvailable()
+		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
+	} else {
+		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("--memory %s sized the engine caches; no memory cgroup caps the page cache yet", target.HumanBytes(budget)))
+	}
+	if cell.Conditions.IOPS > 0 || cell.Conditions.Neighbour != "0" {
+		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: IOPS cap and fio neighbours are not implemented yet (--allow-unlimited)")
+	}
+	dl := dialectOf(t)
+	f.Target = result.Target{Name: t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
+
+	inst, err := t.Start(ctx, target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log})
+	if err != nil {
+		return fmt.Errorf("start %s: %w", t.Name(), err)
+	}
+	defer func() {
+		// stopping must happen even when ctx is cancelled (Ctrl-C)
+		stopCtx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		if err := inst.Stop(stopCtx); err != nil {
+			logf(r.Log, "stop %s: %v", t.Name(), err)
+		}
+		if t.Managed() && !r.KeepData && inst.DataDir() != "" && strings.HasPrefix(inst.DataDir(), r.WorkDir) {
+			os.RemoveAll(parentOf(inst.DataDir(), r.WorkDir))
+		}
+	}()
+	d := inst.Dialect()
+	db := inst.DB()
+	f.Target.Applied = inst.Applied()
+	if f.Target.Version, err = inst.Version(ctx); err != nil {
+		return fmt.Errorf("read server version: %w", err)
+	}
+	if f.Target.Settings, err = inst.Settings(ctx); err != nil {
+		return fmt.Errorf("read server settings: %w", err)
+	}
+
+	if err := r.load(ctx, t, inst, w, ds, f); err != nil {
+		return err
+	}
+	before, err := w.Before(ctx, db, d, ds)
+	if err != nil {
+		return err
+	}
+
+	cfg := driver.Config{Clients: cell.Clients, Ops: cell.Ops, Rate: cell.Rate, Trim: res.Trim, Interval: res.Interval,
+		MaxRetries: res.MaxRetries, OpNames: w.Ops(), Out: r.Log}
+	if cell.Duration != "" {
+		cfg.Duration, _ = time.ParseDuration(cell.Duration)
+	}
+	connect := func(ctx context.Context, client int) (workload.Worker, error) {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		wk, err := w.NewWorker(ctx, conn, d, ds, client)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return wk, nil
+	}
+	logf(r.Log, "running %s: %d clients, %s", cell.Workload, cell.Clients, describeStop(cfg))
+	sampler := metrics.Start(inst.PIDs(), time.Second)
+	dres, runErr := driver.Run(ctx, cfg, connect)
+	usage := sampler.Stop()
+	if dres != nil {
+		fillDriver(f, dres)
+		fillServer(f, usage, dres.Events, inst)
+		dres.WriteSummary(r.Log)
+	}
+	if runErr != nil {
+		return fmt.Errorf("run: %w", runErr)
+	}
+
+	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	inv := w.Check(checkCtx, db, d, ds, before, dres.Counters)
+	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures}
+	f.Counters = dres.Counters
+
+	f.Space.Bytes = metrics.DirBytes(inst.DataDir())
+	if err := inst.Settle(checkCtx); err != nil {
+		f.Space.Note = "settle failed: " + err.Error()
+	} else {
+		f.Space.SettledBytes = metrics.DirBytes(inst.DataDir())
+	}
+	if inst.DataDir() == "" {
+		f.Space.Note = "external server: data directory unknown"
+	}
+	logf(r.Log, "space: %.1f MB, settled %.1f MB; invariants: %s", mb(f.Space.Bytes), mb(f.Space.SettledBytes), okText(inv))
+	return nil
+}
+
+func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance, w workload.Workload, ds workload.Dataset, f *result.File) error {
+	d, db := inst.Dialect(), inst.DB()
+	if !t.Managed() {
+		loaded, err := w.Loaded(ctx, db, d, ds)
+		if err != nil {
+			return err
+		}
+		if loaded {
+			f.Load.Reused = true
+			logf(r.Log, "dataset %s already loaded on %s: reused", ds.Name, t.Name())
+			return nil
+		}
+	}
+	start := time.Now()
+	schema := w.Schema(d, ds)
+	if err := execAll(ctx, db, schema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	bar := progressbar.NewOptions64(ds.Rows, progressbar.OptionSetWriter(r.barWriter()),
+		progressbar.OptionSetDescription("loading "+ds.Name+" rows"), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+	stats, err := w.Load(ctx, db, d, ds, func(n int64) { bar.Add64(n) })
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
+	}
+	idx := time.Now()
+	if err := execAll(ctx, db, w.PostLoad(d, ds)); err != nil {
+		return fmt.Errorf("build indexes after load: %w", err)
+	}
+	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables,
+		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema)}
+	if f.Load.Seconds > 0 {
+		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
+	}
+	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s; indexes %.1f s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS, f.Load.IndexS)
+	return nil
+}
+
+func (r *Runner) barWriter() io.Writer {
+	if r.Log == nil {
+		return io.Discard
+	}
+	return r.Log
+}
+
+func execAll(ctx context.Context, db *sql.DB, stmts []string) error {
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(q), err)
+		}
+	}
+	return nil
+}
+
+func fillDriver(f *result.File, d *driver.Result) {
+	f.Ops = map[string]result.Op{}
+	for name, s := range d.Ops {
+		f.Ops[name] = result.Op{Snapshot: s.Snapshot, Errors: s.Errors, TrimmedHead: s.TrimmedHead, TrimmedTail: s.TrimmedTail, Untrimmed: s.Untrimmed}
+	}
+	evAvg, evSD, tAvg, tSD := d.Fairness()
+	f.Throughput = result.Throughput{
+		Seconds: d.Elapsed.Seconds(), Events: d.Events, TPS: d.TPS(), QPS: d.QPS(),
+		Reads: d.Reads, Writes: d.Writes, Other: d.Other, Errors: d.Errors, ErrorsBy: d.ByClass,
+		Retries: d.Retries, GivenUp: d.FailedOps, Reconnects: d.Reconnects, Latency: d.All,
+		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
+	}
+	for _, iv := range d.Intervals {
+		f.Intervals = append(f.Intervals, result.Interval{AtS: iv.AtS, TPS: iv.TPS, QPS: iv.QPS, ReadsPS: iv.ReadsPS,
+			WritesPS: iv.WritesPS, OtherPS: iv.OtherPS, P95Ms: iv.P95Ms, ErrPS: iv.ErrPS, ReconnPS: iv.ReconnPS})
+	}
+}
+
+func fillServer(f *result.File, u metrics.Report, events int64, inst target.Instance) {
+	per := func(x float64) float64 {
+		if events == 0 {
+			return 0
+		}
+		return x / float64(events)
+	}
+	f.Client = result.Client{CPUSeconds: u.ClientCPUSeconds, CPUSecondsPerOp: per(u.ClientCPUSeconds)}
+	f.Server = result.Server{Measured: u.Measured, CPUSeconds: u.ServerCPUSeconds, CPUSecondsPerOp: per(u.ServerCPUSeconds),
+		ReadBytes: u.ServerReadBytes, WriteBytes: u.ServerWriteBytes,
+		ReadBytesPerOp: per(float64(u.ServerReadBytes)), WriteBytesPerOp: per(float64(u.ServerWriteBytes)),
+		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg}
+	switch {
+	case !u.Measured:
+		f.Server.Note = "server processes unknown (external server): only the load average is measured"
+	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
+		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
+	}
+}
+
+func dialectOf(t target.Target) (d struct{ Flavor, Engine string }) {
+	dl := t.Dialect()
+	d.Flavor, d.Engine = string(dl.Flavor), dl.Engine
+	return d
+}
+
+// parentOf returns the top directory under root that holds path: the
+// server's own directory, made by the target.
+func parentOf(path, root string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
+	first, _, _ := strings.Cut(rel, "/")
+	return root + "/" + first
+}
+
+func describeStop(c driver.Config) string {
+	var parts []string
+	if c.Duration > 0 {
+		parts = append(parts, c.Duration.String())
+	}
+	if c.Ops > 0 {
+		parts = append(parts, fmt.Sprintf("%d operations", c.Ops))
+	}
+	if c.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("at %.0f ops/s", c.Rate))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
+
+func mb(b int64) float64 { return float64(b) / 1e6 }
+
+func okText(inv workload.Invariants) string {
+	if inv.OK {
+		return fmt.Sprintf("ok (%d checked)", len(inv.Checked))
+	}
+	return "FAILED: " + strings.Join(inv.Failures, "; ")
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}
+
+// ErrCellsFailed is returned by callers when any cell failed (exit 1).
+var ErrCellsFailed = errors.New("some cells failed")
