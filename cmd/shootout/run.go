@@ -22,12 +22,12 @@ import (
 
 type runFlags struct {
 	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline string
-	ops                                                                                                int64
-	rate                                                                                               float64
-	iops, repeat, maxRetries                                                                           int
-	seed                                                                                               int64
-	params                                                                                             []string
-	resume, dryRun, allowUnlimited, keepData                                                           bool
+	ops                                                                                                    int64
+	rate                                                                                                   float64
+	iops, repeat, maxRetries                                                                               int
+	seed                                                                                                   int64
+	params                                                                                                 []string
+	resume, dryRun, allowUnlimited, keepData                                                               bool
 }
 
 func runCmd() *cobra.Command {

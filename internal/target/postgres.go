@@ -205,7 +205,9 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 	return in.db.PingContext(ctx)
 }
 
-func (in *postgresInstance) Dialect() dialect.Dialect   { return dialect.Dialect{Flavor: dialect.Postgres} }
+func (in *postgresInstance) Dialect() dialect.Dialect {
+	return dialect.Dialect{Flavor: dialect.Postgres}
+}
 func (in *postgresInstance) DB() *sql.DB                { return in.db }
 func (in *postgresInstance) PIDs() []int                { return []int{in.proc.pid()} }
 func (in *postgresInstance) DataDir() string            { return in.dataDir }
