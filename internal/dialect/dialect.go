@@ -92,19 +92,6 @@ func (d Dialect) Begin(writes bool) string {
 	return "BEGIN"
 }
 
-// SupportsTransactions is false for MariaDB engines that ignore BEGIN/COMMIT.
-func (d Dialect) SupportsTransactions() bool {
-	if d.Flavor != MySQL {
-		return true
-	}
-	switch d.Engine {
-	case "myisam", "memory":
-		return false
-	case "aria":
-		return false // Aria is crash-safe, not transactional across statements
-	}
-	return true
-}
 
 // ErrorClass sorts a database error into the classes the driver counts and
 // retries by.

@@ -63,6 +63,16 @@ type Resolved struct {
 	Skipped    map[string]string // target -> why it is not available here
 }
 
+// Target returns the resolved target whose (masked) name is name.
+func (r *Resolved) Target(name string) target.Target {
+	for _, t := range r.Targets {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // Load reads a plan file. Unknown keys and bad values are errors that name
 // the file and line.
 func Load(path string) (*Plan, error) {
@@ -79,7 +89,7 @@ func Parse(name string, b []byte) (*Plan, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("plan %s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("plan %s: %s", name, yamlError(err))
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err == nil && len(root.Content) > 0 {
@@ -93,12 +103,35 @@ func Parse(name string, b []byte) (*Plan, error) {
 	return &p, nil
 }
 
+// yamlError makes yaml.v3's error one line: "line 4: field duraton not
+// found in type plan.Plan" becomes "line 4: unknown key duraton (valid: …)".
+func yamlError(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		var parts []string
+		for _, e := range te.Errors {
+			if i := strings.Index(e, "field "); i >= 0 && strings.Contains(e, " not found in type") {
+				key := strings.TrimSuffix(e[i+len("field "):], e[strings.Index(e, " not found in type"):])
+				e = e[:i] + "field " + key + " not found: unknown key (valid: " + strings.Join(planKeys(), ", ") + ")"
+			}
+			parts = append(parts, e)
+		}
+		return strings.Join(parts, "; ")
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+func planKeys() []string {
+	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
+		"repeat", "memory", "iops", "neighbour", "trim", "interval", "seed", "settings", "max_retries"}
+}
+
 // errAt names the plan file and line of key, or the flag, in an error.
 func (p *Plan) errAt(key, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if p.file != "" {
 		if line, ok := p.lines[key]; ok {
-			return fmt.Errorf("plan %s line %d: %s: %s", p.file, line, key, msg)
+			return fmt.Errorf("plan %s: line %d: %s: %s", p.file, line, key, msg)
 		}
 	}
 	return fmt.Errorf("--%s: %s", flagName(key), msg)
@@ -182,10 +215,11 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		return nil, fmt.Errorf("no target can run here: %s", strings.Join(why, "; "))
 	}
 	r.Baseline = p.Baseline
-	if r.Baseline == "" {
-		r.Baseline = r.Targets[0].Name()
-	} else if !seen[target.Redact(r.Baseline)] {
+	if r.Baseline != "" && !seen[target.Redact(r.Baseline)] {
 		return nil, p.errAt("baseline", "%q is not one of the targets", r.Baseline)
+	}
+	if _, skipped := r.Skipped[r.Baseline]; skipped || r.Baseline == "" {
+		r.Baseline = r.Targets[0].Name()
 	}
 	for name := range p.Settings {
 		t, err := target.Lookup(name)

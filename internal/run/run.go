@@ -99,7 +99,10 @@ func (r *Runner) prepareDirs() error {
 // failure anywhere is recorded in Status with the reason.
 func (r *Runner) Cell(ctx context.Context, res *plan.Resolved, cell result.Cell) *result.File {
 	f := &result.File{Cell: cell, Started: time.Now().UTC(), Status: "ok"}
-	err := r.cell(ctx, res, cell, f)
+	err := r.prepareDirs()
+	if err == nil {
+		err = r.cell(ctx, res, cell, f)
+	}
 	f.Ended = time.Now().UTC()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -120,9 +123,10 @@ func oneLine(s string) string {
 }
 
 func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) error {
-	t, err := target.Lookup(cell.Target)
-	if err != nil {
-		return err
+	// the cell holds the masked name; the resolved target keeps the DSN
+	t := res.Target(cell.Target)
+	if t == nil {
+		return fmt.Errorf("target %s is not in the plan", cell.Target)
 	}
 	w, err := workload.New(cell.Workload, cell.Params)
 	if err != nil {
@@ -146,7 +150,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	dl := dialectOf(t)
 	f.Target = result.Target{Name: t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
 
-	inst, err := t.Start(ctx, target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log})
+	inst, err := t.Start(ctx, target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log, KeepData: r.KeepData})
 	if err != nil {
 		return fmt.Errorf("start %s: %w", t.Name(), err)
 	}
@@ -156,9 +160,6 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		defer cancel()
 		if err := inst.Stop(stopCtx); err != nil {
 			logf(r.Log, "stop %s: %v", t.Name(), err)
-		}
-		if t.Managed() && !r.KeepData && inst.DataDir() != "" && strings.HasPrefix(inst.DataDir(), r.WorkDir) {
-			os.RemoveAll(parentOf(inst.DataDir(), r.WorkDir))
 		}
 	}()
 	d := inst.Dialect()
@@ -326,14 +327,6 @@ func dialectOf(t target.Target) (d struct{ Flavor, Engine string }) {
 	dl := t.Dialect()
 	d.Flavor, d.Engine = string(dl.Flavor), dl.Engine
 	return d
-}
-
-// parentOf returns the top directory under root that holds path: the
-// server's own directory, made by the target.
-func parentOf(path, root string) string {
-	rel := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
-	first, _, _ := strings.Cut(rel, "/")
-	return root + "/" + first
 }
 
 func describeStop(c driver.Config) string {

@@ -79,6 +79,7 @@ func (m MariaDB) Available() error {
 type mariadbInstance struct {
 	engine   string
 	dir      string
+	keep     bool
 	dataDir  string
 	proc     *process
 	db       *sql.DB
@@ -89,16 +90,21 @@ type mariadbInstance struct {
 // Start makes a fresh data directory, starts mariadbd on a free loopback
 // port and a private socket, and creates a benchmark user with a generated
 // password. It never touches the system service or /var/lib/mysql.
-func (m MariaDB) Start(ctx context.Context, opt StartOptions) (Instance, error) {
+func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err error) {
 	if err := m.Available(); err != nil {
 		return nil, err
 	}
 	server, installDB, _ := mariadbBinaries()
-	dir, err := os.MkdirTemp(opt.WorkDir, m.Name()+"-")
+	dir, err := makeServerDir(opt, m.Name())
 	if err != nil {
-		return nil, fmt.Errorf("make server directory under %s: %w", opt.WorkDir, err)
+		return nil, err
 	}
-	in := &mariadbInstance{engine: m.Engine, dir: dir, dataDir: filepath.Join(dir, "data"), errorLog: filepath.Join(dir, "error.log")}
+	defer func() {
+		if err != nil {
+			removeServerDir(dir, opt.KeepData)
+		}
+	}()
+	in := &mariadbInstance{engine: m.Engine, dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data"), errorLog: filepath.Join(dir, "error.log")}
 	me, err := user.Current()
 	if err != nil {
 		return nil, err
@@ -189,7 +195,7 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 	pw := password()
 	for _, q := range []string{
 		"CREATE USER 'shootout'@'127.0.0.1' IDENTIFIED BY '" + pw + "'",
-		"GRANT ALL ON *.* TO 'shootout'@'127.0.0.1'",
+		"GRANT ALL ON *.* TO 'shootout'@'127.0.0.1' WITH GRANT OPTION",
 		"CREATE DATABASE sbtest",
 	} {
 		if _, err := root.ExecContext(ctx, q); err != nil {
@@ -260,10 +266,12 @@ func (in *mariadbInstance) Stop(ctx context.Context) error {
 	if in.db != nil {
 		in.db.Close()
 	}
-	if in.proc == nil {
-		return nil
+	var err error
+	if in.proc != nil {
+		err = in.proc.stop(syscall.SIGTERM, 60*time.Second)
 	}
-	return in.proc.stop(syscall.SIGTERM, 60*time.Second)
+	removeServerDir(in.dir, in.keep)
+	return err
 }
 
 func lastLines(s string, n int) string { return strings.ReplaceAll(tailString(s, n), "\n", " | ") }

@@ -27,8 +27,15 @@ func (Postgres) Name() string             { return "postgres" }
 func (Postgres) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.Postgres} }
 func (Postgres) Managed() bool            { return true }
 
-// postgresBinDir finds the newest /usr/lib/postgresql/N/bin with a server.
+// postgresBinDir finds the newest /usr/lib/postgresql/N/bin with a server,
+// or the directory SHOOTOUT_POSTGRES_BIN names (another build or version).
 func postgresBinDir() (string, error) {
+	if dir := os.Getenv("SHOOTOUT_POSTGRES_BIN"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "postgres")); err != nil {
+			return "", fmt.Errorf("SHOOTOUT_POSTGRES_BIN=%s has no postgres binary; fix: point it at PostgreSQL's bin directory or unset it", dir)
+		}
+		return dir, nil
+	}
 	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
 	if len(matches) == 0 {
 		if p, err := exec.LookPath("postgres"); err == nil {
@@ -70,6 +77,7 @@ func (Postgres) Available() error {
 
 type postgresInstance struct {
 	dir, dataDir, logFile string
+	keep                  bool
 	proc                  *process
 	db                    *sql.DB
 	applied               map[string]string
@@ -77,7 +85,7 @@ type postgresInstance struct {
 
 // Start runs initdb into a fresh directory and starts postgres on a free
 // loopback port with a generated password (scram-sha-256).
-func (p Postgres) Start(ctx context.Context, opt StartOptions) (Instance, error) {
+func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err error) {
 	bin, err := postgresBinDir()
 	if err != nil {
 		return nil, err
@@ -86,11 +94,16 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (Instance, error)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(opt.WorkDir, "postgres-")
+	dir, err := makeServerDir(opt, "postgres")
 	if err != nil {
-		return nil, fmt.Errorf("make server directory under %s: %w", opt.WorkDir, err)
+		return nil, err
 	}
-	in := &postgresInstance{dir: dir, dataDir: filepath.Join(dir, "data"), logFile: filepath.Join(dir, "postgres.log")}
+	defer func() {
+		if err != nil {
+			removeServerDir(dir, opt.KeepData)
+		}
+	}()
+	in := &postgresInstance{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data"), logFile: filepath.Join(dir, "postgres.log")}
 	pw := password()
 	pwFile := filepath.Join(dir, "pwfile")
 	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
@@ -238,10 +251,12 @@ func (in *postgresInstance) Stop(ctx context.Context) error {
 	if in.db != nil {
 		in.db.Close()
 	}
-	if in.proc == nil {
-		return nil
+	var err error
+	if in.proc != nil {
+		err = in.proc.stop(syscall.SIGINT, 60*time.Second)
 	}
-	return in.proc.stop(syscall.SIGINT, 60*time.Second)
+	removeServerDir(in.dir, in.keep)
+	return err
 }
 
 // pgBytes spells a size in the units PostgreSQL settings accept.

@@ -29,6 +29,7 @@ var sqliteDrivers int64
 
 type sqliteInstance struct {
 	dir     string
+	keep    bool
 	db      *sql.DB
 	applied map[string]string
 }
@@ -39,12 +40,17 @@ type sqliteInstance struct {
 var sqlitePragmas = []string{"journal_mode", "synchronous", "busy_timeout", "cache_size", "page_size", "mmap_size",
 	"wal_autocheckpoint", "locking_mode", "temp_store", "foreign_keys", "auto_vacuum"}
 
-func (s SQLite) Start(ctx context.Context, opt StartOptions) (Instance, error) {
-	dir, err := os.MkdirTemp(opt.WorkDir, "sqlite-")
+func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err error) {
+	dir, err := makeServerDir(opt, "sqlite")
 	if err != nil {
-		return nil, fmt.Errorf("make database directory under %s: %w", opt.WorkDir, err)
+		return nil, err
 	}
-	in := &sqliteInstance{dir: dir, applied: map[string]string{"journal_mode": "WAL", "synchronous": "NORMAL", "busy_timeout": "10000"}}
+	defer func() {
+		if err != nil {
+			removeServerDir(dir, opt.KeepData)
+		}
+	}()
+	in := &sqliteInstance{dir: dir, keep: opt.KeepData, applied: map[string]string{"journal_mode": "WAL", "synchronous": "NORMAL", "busy_timeout": "10000"}}
 	if opt.MemoryBudget > 0 {
 		// negative cache_size is KiB; it is per connection and allocated
 		// only as pages are read
@@ -109,4 +115,8 @@ func (in *sqliteInstance) Settle(ctx context.Context) error {
 	return err
 }
 
-func (in *sqliteInstance) Stop(ctx context.Context) error { return in.db.Close() }
+func (in *sqliteInstance) Stop(ctx context.Context) error {
+	err := in.db.Close()
+	removeServerDir(in.dir, in.keep)
+	return err
+}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -39,6 +40,35 @@ type StartOptions struct {
 	MemoryBudget int64
 	Settings     map[string]string // per-target server settings from the plan
 	Log          io.Writer         // progress notes for the user; nil for none
+	// KeepData leaves the server's directory behind after Stop.
+	KeepData bool
+}
+
+// makeServerDir creates the one directory a managed server owns. Stop
+// removes exactly this directory and nothing else, so an empty or relative
+// work dir is refused rather than guessed at.
+func makeServerDir(opt StartOptions, prefix string) (string, error) {
+	if opt.WorkDir == "" {
+		return "", fmt.Errorf("no work directory given for the %s server", prefix)
+	}
+	work, err := filepath.Abs(opt.WorkDir)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(work, prefix+"-")
+	if err != nil {
+		return "", fmt.Errorf("make server directory under %s: %w", work, err)
+	}
+	return dir, nil
+}
+
+// removeServerDir deletes a directory made by makeServerDir, once its
+// server has exited.
+func removeServerDir(dir string, keep bool) {
+	if keep || dir == "" || !filepath.IsAbs(dir) {
+		return
+	}
+	os.RemoveAll(dir)
 }
 
 // CacheShare is the fraction of the memory budget given to the engine's

@@ -203,7 +203,9 @@ func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
 	return out
 }
 
-const batchRows = 2000
+// batchRows is the rows per bulk statement: large enough that the commit
+// per statement is not what a load waits on.
+const batchRows = 10000
 
 // Load inserts ids 1..Rows into every table, k and strings drawn as
 // sysbench prepare draws them, from a generator seeded per batch.
@@ -240,7 +242,7 @@ func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds w
 	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
 		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
 	}
-	tables, err := workload.LoadBatches(ctx, db, insert, perTable*w.opt.Tables, parallel, makeBatch, progress)
+	tables, err := workload.LoadOrdered(ctx, db, d, insert, perTable*w.opt.Tables, parallel, makeBatch, progress)
 	var rows int64
 	for _, n := range tables {
 		rows += n

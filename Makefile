@@ -1,0 +1,46 @@
+# The two commands of the README: `make demo` and `make test`.
+# Both install what is missing (Debian packages need root and apt).
+
+SHELL   := /bin/bash
+BIN     := bin/shootout
+GO      ?= go
+DEB_PKGS := mariadb-server mariadb-plugin-rocksdb postgresql sysbench fio gcc
+OUT     ?= results/demo
+
+.PHONY: all build deps demo test test-unit bench vet fmt clean
+
+all: build
+
+# deps installs the Debian packages that are missing, with one apt-get update.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "need root to apt-get install:$$missing" >&2; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build:
+	$(GO) build -o $(BIN) ./cmd/shootout
+
+# demo runs the default study (oltp_read_write, 1M rows, 8 clients, 30 s on
+# sqlite, mariadb-innodb, mariadb-rocksdb and postgres) and prints the table.
+demo: deps build
+	./$(BIN) targets
+	./$(BIN) run --study default --out $(OUT)-$$(date +%Y%m%d-%H%M%S)
+
+test: deps
+	gofmt -l . | (! grep .) || (echo "gofmt needed on the files above" >&2; exit 1)
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+test-unit:
+	$(GO) test -short -count=1 ./...
+
+# bench: shootout vs sysbench on one private MariaDB (see BENCHMARKS.md).
+bench: deps build
+	$(GO) run ./bench -shootout $(BIN)
+
+clean:
+	rm -rf bin

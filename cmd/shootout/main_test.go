@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "shootout-bin-")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "shootout")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func shootout(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
+	dir := testenv.WorkDir(t)
+	plan := filepath.Join(dir, "plan.yaml")
+	os.WriteFile(plan, []byte("targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nclients: [two]\nduration: 1s\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--targets", "oracle", "--workload", "oltp_read_write"}, `unknown target "oracle" (valid: sqlite, mariadb-innodb`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "tpcc"}, `unknown workload "tpcc" (valid:`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--clients", "1,x"}, `--clients: "x" is not a whole number`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--duration", "soon"}, `--duration: "soon" is not a duration`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--dataset", "many"}, `--dataset: dataset "many": want a table size`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--neighbour", "x3"}, `--neighbour: "x3" is not one of 0, 25%, x1, x2, x4`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--param", "point_select=3"}, `unknown parameter "point_select"`},
+		{[]string{"run", "--no-such-flag"}, "unknown flag: --no-such-flag"},
+		{[]string{"run", plan}, "plan.yaml: line 4: cannot unmarshal"},
+		{[]string{"run", "--study", "nope"}, `--study: unknown study "nope" (valid: default, sysbench)`},
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100", "--duration", "1s", "--out", "/proc/shootout"}, "--out /proc/shootout"},
+		{[]string{"run", "--targets", "mysql://root:hunter2@127.0.0.1:1/sbtest", "--workload", "oltp_point_select"}, "cannot connect"},
+		{[]string{"run", "--targets", "mysql://root:hunter2@192.168.1.9/sbtest", "--workload", "oltp_point_select"}, "not a loopback address"},
+		{[]string{"report", filepath.Join(dir, "nothing")}, "results directory"},
+		{[]string{"schema", "--workload", "oltp_read_write"}, "schema needs --workload and --target"},
+	}
+	for _, c := range cases {
+		_, stderr, code := shootout(t, nil, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+			t.Errorf("%v: stderr %q, want one line containing %q", c.args, stderr, c.want)
+		}
+		if strings.Contains(stderr, "hunter2") {
+			t.Errorf("%v: password printed: %q", c.args, stderr)
+		}
+	}
+}
+
+func TestMissingServerBinaryIsNamedWithItsFix(t *testing.T) {
+	_, stderr, code := shootout(t, []string{"PATH=/nonexistent"}, "run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write")
+	if code != 2 || !strings.Contains(stderr, "mariadb-install-db not found; fix: apt-get install -y mariadb-server") {
+		t.Fatalf("exit %d stderr %q", code, stderr)
+	}
+	out, _, code := shootout(t, []string{"PATH=/nonexistent"}, "targets")
+	if code != 0 || !strings.Contains(out, "mariadb-rocksdb") || !strings.Contains(out, "unavailable") || !strings.Contains(out, "sqlite                   available") {
+		t.Fatalf("targets without server binaries: exit %d\n%s", code, out)
+	}
+}
+
+// TestDefaultRunWithoutServersRunsSQLite is the promise that with nothing
+// but Go, `shootout run` still runs, on SQLite, and says what it skipped.
+func TestDefaultRunWithoutServersRunsSQLite(t *testing.T) {
+	out := testenv.WorkDir(t)
+	// postgres is found by its Debian path, not PATH; hide it as well
+	stdout, stderr, code := shootout(t, []string{"PATH=/nonexistent", "SHOOTOUT_POSTGRES_BIN=/nonexistent"},
+		"run", "--dataset", "2000", "--duration", "1s", "--clients", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"skipping mariadb-innodb: mariadb-install-db not found", "skipping mariadb-rocksdb", "skipping postgres"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	files, err := result.ReadDir(out)
+	if err != nil || len(files) != 1 || files[0].Cell.Target != "sqlite" || !files[0].OK() {
+		t.Fatalf("want one ok sqlite cell: %v %+v", err, files)
+	}
+	if !strings.Contains(stdout, "oltp_read_write, dataset 2000") || !strings.Contains(stdout, "results: "+out) {
+		t.Fatalf("no side-by-side table or results path:\n%s", stdout)
+	}
+}
+
+func TestDryRunStartsNothing(t *testing.T) {
+	out := testenv.WorkDir(t)
+	stdout, stderr, code := shootout(t, nil, "run", "--targets", "mariadb-innodb,sqlite", "--workload", "oltp_read_write,oltp_point_select",
+		"--clients", "1,2,4", "--dataset", "1M", "--duration", "60s", "--dry-run", "--out", out+"/x")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "oltp_"); n != 12 {
+		t.Fatalf("%d cell lines, want 2 targets x 2 workloads x 3 clients = 12:\n%s", n, stdout)
+	}
+	if !strings.Contains(stdout, "starts a private mariadbd (engine innodb") {
+		t.Fatalf("dry run does not say what it starts:\n%s", stdout)
+	}
+	if _, err := os.Stat(out + "/x"); err == nil {
+		t.Fatal("dry run created the results directory")
+	}
+}
+
+// TestExternalServerPasswordNeverStored runs against a MariaDB that the
+// test starts itself and reaches only through a URL with a password.
+func TestExternalServerPasswordNeverStored(t *testing.T) {
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	work := testenv.WorkDir(t)
+	inst, err := tg.Start(context.Background(), target.StartOptions{WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(context.Background())
+	ctx := context.Background()
+	db := inst.DB()
+	for _, q := range []string{"CREATE USER 'ext'@'127.0.0.1' IDENTIFIED BY 'S3cretPw'", "GRANT ALL ON *.* TO 'ext'@'127.0.0.1'", "CREATE DATABASE extdb"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var port int
+	if err := db.QueryRowContext(ctx, "SELECT @@port").Scan(&port); err != nil {
+		t.Fatal(err)
+	}
+	url := "mysql://ext:S3cretPw@127.0.0.1:" + itoa(port) + "/extdb?engine=innodb"
+	bad := "mysql://ext:WrongPw@127.0.0.1:" + itoa(port) + "/extdb"
+	_, stderr, code := shootout(t, nil, "run", "--targets", bad, "--workload", "oltp_point_select", "--dataset", "1000", "--duration", "1s")
+	if code != 2 || !strings.Contains(stderr, "Access denied") || strings.Contains(stderr, "WrongPw") {
+		t.Fatalf("wrong password: exit %d, %q", code, stderr)
+	}
+	out := filepath.Join(work, "results")
+	stdout, stderr, code := shootout(t, nil, "run", "--targets", url, "--workload", "oltp_read_write", "--dataset", "2000", "--clients", "2", "--duration", "1s", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// a second run reuses the prepared table instead of loading it again
+	_, _, code = shootout(t, nil, "run", "--targets", url, "--workload", "oltp_read_only", "--dataset", "2000", "--clients", "2", "--duration", "1s", "--out", out)
+	if code != 0 {
+		t.Fatal("second run failed")
+	}
+	files, err := result.ReadDir(out)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%v %d files", err, len(files))
+	}
+	reused := 0
+	for _, f := range files {
+		if f.Load.Reused {
+			reused++
+		}
+		if !strings.Contains(f.Cell.Target, "ext:***@127.0.0.1") {
+			t.Errorf("target not masked: %q", f.Cell.Target)
+		}
+	}
+	if reused != 1 {
+		t.Errorf("%d cells reused the dataset, want 1", reused)
+	}
+	filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), "S3cretPw") {
+				t.Errorf("%s holds the password", p)
+			}
+		}
+		return nil
+	})
+	if strings.Contains(stdout+stderr, "S3cretPw") {
+		t.Error("password printed")
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

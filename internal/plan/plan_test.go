@@ -1,0 +1,124 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"shootout/internal/target"
+	_ "shootout/internal/workload/all"
+)
+
+func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduraton: 5s\n", "line 4: field duraton not found"},
+		{"unknown target", "targets: [sqlite, oracle]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "line 1: targets: unknown target \"oracle\" (valid: sqlite, mariadb-innodb"},
+		{"unknown workload", "targets: [sqlite]\nworkloads: [tpcc]\ndatasets: [1000]\nduration: 5s\n", "line 2: workloads: unknown workload \"tpcc\" (valid: oltp_delete"},
+		{"bad dataset", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [lots]\nduration: 5s\n", "line 3: datasets: dataset \"lots\": want a table size"},
+		{"bad clients", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nclients: [0]\nduration: 5s\n", "line 4: clients: 0 is not a client count"},
+		{"bad duration", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: soon\n", "line 4: duration: \"soon\" is not a duration"},
+		{"bad neighbour", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: [x3]\n", "line 5: neighbour: \"x3\" is not one of 0, 25%, x1, x2, x4"},
+		{"bad memory", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nmemory: lots\n", "line 5: memory: \"lots\" is not a size"},
+		{"bad param", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nparams: {point_select: 3}\n", "line 5: params: oltp_read_write: unknown parameter \"point_select\" (valid:"},
+		{"baseline not a target", "targets: [sqlite]\nbaseline: postgres\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "line 2: baseline: \"postgres\" is not one of the targets"},
+		{"no stop", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\n", "give a duration"},
+		{"not yaml", "targets: [sqlite\n", "plan p.yaml: line"},
+		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
+		{"iops without allow", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: 80\n", "line 5: iops: IOPS caps are not implemented yet; --allow-unlimited"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse("p.yaml", []byte(c.yaml))
+			if err == nil {
+				_, err = p.Resolve(Options{})
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want it to contain %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans lines: %q", err)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Fatalf("error leaks a password: %q", err)
+			}
+		})
+	}
+}
+
+func TestExpansionOrderAndIDs(t *testing.T) {
+	p, err := Parse("p.yaml", []byte("targets: [sqlite, 'mysql://root:pw@127.0.0.1:3306/sbtest?engine=rocksdb']\nworkloads: [oltp_read_only]\ndatasets: [1000]\nclients: [1, 2]\nrepeat: 2\nduration: 1s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Cells) != 8 {
+		t.Fatalf("%d cells, want 2 targets x 2 clients x 2 repeats", len(r.Cells))
+	}
+	// targets alternate innermost so machine drift hits them alike
+	if r.Cells[0].Target == r.Cells[1].Target {
+		t.Fatalf("targets should alternate: %v, %v", r.Cells[0].Target, r.Cells[1].Target)
+	}
+	ids := map[string]bool{}
+	for _, c := range r.Cells {
+		if ids[c.ID] {
+			t.Fatalf("duplicate id %s", c.ID)
+		}
+		ids[c.ID] = true
+		if strings.Contains(c.ID, "pw") || strings.Contains(c.Target, ":pw@") {
+			t.Fatalf("password in cell %+v", c)
+		}
+		if strings.ContainsAny(c.ID, "/:?@ ") {
+			t.Fatalf("id %q is not file-name safe", c.ID)
+		}
+	}
+	if r.Baseline != "sqlite" || r.Trim != 0.1 || r.Interval.Seconds() != 10 || r.MaxRetries != 10 {
+		t.Fatalf("defaults: %+v", r)
+	}
+}
+
+func TestPresetSkipsUnavailableTargetsAndSaysWhy(t *testing.T) {
+	s, err := LookupStudy("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Plan
+	r, err := p.Resolve(Options{Available: func(tg target.Target) error {
+		if tg.Name() == "sqlite" {
+			return nil
+		}
+		return errMissing
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Targets) != 1 || r.Targets[0].Name() != "sqlite" || len(r.Skipped) != 3 {
+		t.Fatalf("targets %v skipped %v", r.Targets, r.Skipped)
+	}
+	if r.Baseline != "sqlite" {
+		t.Fatalf("baseline %q should fall back to a target that runs", r.Baseline)
+	}
+}
+
+type missing struct{}
+
+func (missing) Error() string { return "binary missing; fix: apt-get install -y x" }
+
+var errMissing = missing{}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"1G": 1 << 30, "512M": 512 << 20, "1.5G": 3 << 29, "2048": 2048, "64MB": 64 << 20} {
+		got, err := ParseBytes(in)
+		if err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "-1G", "G", "1Q"} {
+		if _, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) should fail", bad)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package run
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"shootout/internal/plan"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+	_ "shootout/internal/workload/all"
+)
+
+var oltpTests = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
+	"oltp_insert", "oltp_update_index", "oltp_update_non_index", "oltp_delete"}
+
+func logWriter(t *testing.T) io.Writer {
+	if testing.Verbose() {
+		return os.Stderr
+	}
+	return io.Discard
+}
+
+// TestEveryOLTPTestOnEveryServer runs each sysbench test for a moment on a
+// real private server of each kind and asserts that transactions committed
+// and the table is consistent afterwards (row count and SUM(k) exactly as
+// the committed work predicts, the k index agreeing with the table).
+func TestEveryOLTPTestOnEveryServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	for _, name := range []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "postgres"} {
+		name := name
+		t.Run(name, func(t *testing.T) {
+			tg, err := target.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testenv.RequireTarget(t, tg)
+			out := testenv.WorkDir(t)
+			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: oltpTests, Datasets: []string{"5000"},
+				Clients: []int{4}, Duration: "1500ms", Interval: "0s"}
+			res, err := p.Resolve(plan.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &Runner{OutDir: out, Log: logWriter(t)}
+			sum, err := r.Matrix(context.Background(), res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Ran != len(oltpTests) || len(sum.Failed) != 0 {
+				for _, f := range sum.Failed {
+					t.Errorf("%s: %s", f.Cell.Workload, f.Status)
+				}
+				t.Fatalf("ran %d cells, %d failed", sum.Ran, len(sum.Failed))
+			}
+			files, err := result.ReadDir(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				w := f.Cell.Workload
+				if f.Throughput.Events == 0 {
+					t.Errorf("%s: no transaction committed", w)
+				}
+				if !f.Invariants.OK || len(f.Invariants.Checked) == 0 {
+					t.Errorf("%s: invariants %+v", w, f.Invariants)
+				}
+				if f.Target.Version == "" || len(f.Target.Settings) == 0 {
+					t.Errorf("%s: server version/settings not recorded", w)
+				}
+				if f.Ops["event"].Count == 0 {
+					t.Errorf("%s: no trimmed latency", w)
+				}
+				if f.Load.Rows != 5000 || f.Load.Seconds <= 0 {
+					t.Errorf("%s: load %+v", w, f.Load)
+				}
+				wantReads := w == "oltp_read_write" || w == "oltp_read_only" || w == "oltp_point_select"
+				if (f.Throughput.Reads > 0) != wantReads {
+					t.Errorf("%s: %d reads", w, f.Throughput.Reads)
+				}
+				if name != "sqlite" && (!f.Server.Measured || f.Server.CPUSeconds <= 0) {
+					t.Errorf("%s: server CPU not measured: %+v", w, f.Server)
+				}
+				if f.Space.Bytes <= 0 {
+					t.Errorf("%s: space not measured", w)
+				}
+			}
+			// the servers' directories are gone after the run
+			left, _ := os.ReadDir(out + "/work")
+			if len(left) != 0 {
+				t.Errorf("server directories left behind: %v", left)
+			}
+		})
+	}
+}
+
+// TestBrokenInvariantFailsTheCell makes the table disagree with the
+// committed work and asserts the cell is reported failed with the reason.
+func TestBrokenInvariantFailsTheCell(t *testing.T) {
+	tg, _ := target.Lookup("sqlite")
+	testenv.RequireTarget(t, tg)
+	out := testenv.WorkDir(t)
+	p := &plan.Plan{Targets: []string{"sqlite"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1000"},
+		Clients: []int{1}, Duration: "300ms", Interval: "0s", Params: map[string]string{"tables": "1"}}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{OutDir: out, Log: logWriter(t)}
+	f := r.Cell(context.Background(), res, res.Cells[0])
+	if !f.OK() {
+		t.Fatalf("clean run failed: %s", f.Status)
+	}
+	// A point-select run must leave the table unchanged; a run whose
+	// "before" state is off by one row must be caught.
+	inv := checkWithBefore(t, res, out)
+	if inv.OK || !strings.Contains(strings.Join(inv.Failures, " "), "row count") {
+		t.Fatalf("a row-count mismatch was not caught: %+v", inv)
+	}
+}
+
+func TestResumeSkipsFinishedCells(t *testing.T) {
+	tg, _ := target.Lookup("sqlite")
+	testenv.RequireTarget(t, tg)
+	out := testenv.WorkDir(t)
+	p := &plan.Plan{Targets: []string{"sqlite"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1000"},
+		Clients: []int{1, 2}, Duration: "200ms", Interval: "0s"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{OutDir: out, Log: logWriter(t)}
+	if _, err := r.Matrix(context.Background(), res); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.Stat(result.Path(out, res.Cells[0].ID))
+	os.Remove(result.Path(out, res.Cells[1].ID))
+	r = &Runner{OutDir: out, Log: logWriter(t), Resume: true}
+	sum, err := r.Matrix(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped != 1 || sum.Ran != 1 {
+		t.Fatalf("resume skipped %d and ran %d, want 1 and 1", sum.Skipped, sum.Ran)
+	}
+	again, _ := os.Stat(result.Path(out, res.Cells[0].ID))
+	if !again.ModTime().Equal(first.ModTime()) {
+		t.Fatal("resume rewrote a finished cell")
+	}
+}
+
+func TestFailedStartIsRecordedAndTheMatrixGoesOn(t *testing.T) {
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	out := testenv.WorkDir(t)
+	p := &plan.Plan{Targets: []string{"mariadb-innodb", "sqlite"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1000"},
+		Clients: []int{1}, Duration: "200ms", Interval: "0s",
+		Settings: map[string]map[string]string{"mariadb-innodb": {"no_such_server_variable": "1"}}}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{OutDir: out, Log: logWriter(t)}
+	sum, err := r.Matrix(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 2 || len(sum.Failed) != 1 || sum.Failed[0].Cell.Target != "mariadb-innodb" {
+		t.Fatalf("ran %d, failed %v", sum.Ran, sum.Failed)
+	}
+	if st := sum.Failed[0].Status; !strings.Contains(st, "no-such-server-variable") || strings.Contains(st, "\n") {
+		t.Fatalf("status should name the bad setting on one line: %q", st)
+	}
+	f, err := result.Read(result.Path(out, sum.Failed[0].Cell.ID))
+	if err != nil || f.OK() {
+		t.Fatalf("failed cell not written as failed: %v %+v", err, f)
+	}
+}
