@@ -92,7 +92,6 @@ func (d Dialect) Begin(writes bool) string {
 	return "BEGIN"
 }
 
-
 // ErrorClass sorts a database error into the classes the driver counts and
 // retries by.
 type ErrorClass string
