@@ -104,6 +104,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	opCtx := context.WithoutCancel(ctx)
 	var fatalOnce sync.Once
 	var fatal error
 	fail := func(err error) {
@@ -168,7 +169,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 					}
 				}
 				var ok bool
-				w, ok = runOne(runCtx, cfg, id, cl, w, intended, connect, keepCounters, fail)
+				w, ok = runOne(runCtx, opCtx, cfg, id, cl, w, intended, connect, keepCounters, fail)
 				if !ok {
 					return
 				}
@@ -251,11 +252,17 @@ loop:
 // runOne performs one operation with retries and reconnects. It returns the
 // worker to use next (a new one after a reconnect) and false when the client
 // must stop.
-func runOne(ctx context.Context, cfg Config, id int, cl *client, w workload.Worker, intended time.Time,
+func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w workload.Worker, intended time.Time,
 	connect Connect, keep func(workload.Worker), fail func(error)) (workload.Worker, bool) {
 	attempts := 0
 	for {
-		out, err := w.Do(ctx)
+		// The operation runs under a context that is never cancelled:
+		// database/sql starts a goroutine per query to watch a cancellable
+		// context, and the MySQL driver a channel hand-off, which together
+		// doubled the client's CPU per query. Operations are short; the
+		// loop checks ctx between them, and a server that hangs is stopped
+		// by its deferred Stop.
+		out, err := w.Do(opCtx)
 		if err == nil {
 			lat := time.Since(intended)
 			cl.mu.Lock()
@@ -298,7 +305,7 @@ func runOne(ctx context.Context, cfg Config, id int, cl *client, w workload.Work
 			cl.c.reconnects++
 			cl.mu.Unlock()
 		case class.Retryable():
-			w.Abort(ctx)
+			w.Abort(opCtx)
 			attempts++
 			if attempts > cfg.MaxRetries {
 				cl.mu.Lock()
@@ -310,7 +317,7 @@ func runOne(ctx context.Context, cfg Config, id int, cl *client, w workload.Work
 			cl.c.retries++
 			cl.mu.Unlock()
 		default:
-			w.Abort(ctx)
+			w.Abort(opCtx)
 			fail(fmt.Errorf("client %d: %w", id+1, err))
 			return w, false
 		}

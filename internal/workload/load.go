@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,7 @@ type Batch struct {
 // of splitting them (parallel writers left InnoDB's sbtest a third larger),
 // and an LSM engine gets sorted input.
 func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func(context.Context, *sql.Conn, Batch) error,
-	n, parallel int, makeBatch func(batch int) Batch, progress Progress) (map[string]int64, error) {
+	n, parallel int, makeBatch func(batch int) Batch, progress Progress) (_ map[string]int64, err error) {
 	if parallel < 1 {
 		parallel = 1
 	}
@@ -35,7 +36,14 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 	if err != nil {
 		return nil, fmt.Errorf("loader connection: %w", err)
 	}
-	defer conn.Close()
+	defer func() {
+		if err != nil {
+			// the session is half-way through a bulk load: never let it
+			// back into the pool
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		conn.Close()
+	}()
 	for _, q := range d.BulkLoadSession() {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("%s: %w", q, err)

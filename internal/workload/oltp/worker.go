@@ -272,16 +272,20 @@ func (wk *worker) deleteEvent(ctx context.Context) error {
 	return nil
 }
 
-// insertEvent is oltp_insert: a plain (not prepared) INSERT, with the id
-// left to auto-increment, or drawn at random without it.
+// insertEvent is oltp_insert: a plain (not prepared) INSERT. With auto_inc
+// sysbench sends id 0 to MariaDB (which then assigns one) and leaves id out
+// elsewhere; without it the id is drawn at random.
 func (wk *worker) insertEvent(ctx context.Context) error {
 	t := wk.table() + 1
-	k := 1 + wk.rng.Int64N(wk.rows)
+	k := wk.ids.next()
 	var q string
-	if wk.w.opt.AutoInc {
+	switch {
+	case wk.w.opt.AutoInc && wk.d.Flavor == dialect.MySQL:
+		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (0, %d, '%s', '%s')", table(t), k, wk.cValue(), wk.padValue())
+	case wk.w.opt.AutoInc:
 		q = fmt.Sprintf("INSERT INTO %s (k, c, pad) VALUES (%d, '%s', '%s')", table(t), k, wk.cValue(), wk.padValue())
-	} else {
-		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.ids.next(), k, wk.cValue(), wk.padValue())
+	default:
+		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.rng.Int64N(1<<31), k, wk.cValue(), wk.padValue())
 	}
 	if _, err := wk.conn.ExecContext(ctx, q); err != nil {
 		return err

@@ -1,0 +1,214 @@
+// Command bench runs shootout and sysbench 1.0.20 against one private
+// MariaDB (InnoDB), alternating, with the same test, table size, clients and
+// duration, and prints both figures and their ratios: load time, tps/qps and
+// client CPU per query. `make bench` runs it; BENCHMARKS.md records it.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"shootout/internal/result"
+	"shootout/internal/target"
+)
+
+type sample struct {
+	wall, cpu  float64 // seconds; cpu is user+sys of the client process
+	tps, qps   float64
+	queries    float64
+	clientNote string
+}
+
+func main() {
+	shootout := flag.String("shootout", "bin/shootout", "the shootout binary to measure")
+	rows := flag.Int("rows", 1000000, "table size")
+	clients := flag.Int("clients", 8, "client threads/goroutines")
+	dur := flag.Duration("duration", 20*time.Second, "length of each run")
+	repeats := flag.Int("repeat", 3, "runs of each tool per test, alternating")
+	loadRepeats := flag.Int("load-repeat", 2, "loads of each tool, alternating")
+	tests := flag.String("tests", "oltp_point_select,oltp_read_write", "tests to compare")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *shootout, *rows, *clients, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, bin string, rows, clients int, dur time.Duration, repeats, loadRepeats int, tests []string) error {
+	if _, err := exec.LookPath("sysbench"); err != nil {
+		return fmt.Errorf("sysbench not found; fix: apt-get install -y sysbench")
+	}
+	bin, _ = filepath.Abs(bin)
+	work, err := os.MkdirTemp("", "shootout-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	os.Chmod(work, 0o755)
+	tg, _ := target.Lookup("mariadb-innodb")
+	inst, err := tg.Start(ctx, target.StartOptions{WorkDir: work, MemoryBudget: 2 << 30})
+	if err != nil {
+		return err
+	}
+	defer inst.Stop(context.Background())
+	db := inst.DB()
+	pwb := make([]byte, 8)
+	rand.Read(pwb)
+	pw := hex.EncodeToString(pwb)
+	for _, q := range []string{"CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'127.0.0.1'"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	var port int
+	var version string
+	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION()").Scan(&port, &version); err != nil {
+		return err
+	}
+	url := fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
+	sb := []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
+		"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
+	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, %d clients, %s per run, %d runs per tool, alternating\n\n",
+		version, rows, clients, dur, repeats)
+
+	drop := func() error { _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS sbtest1"); return err }
+	var sbLoad, soLoad []sample
+	for i := 0; i < loadRepeats; i++ {
+		if err := drop(); err != nil {
+			return err
+		}
+		s, out, err := timed(ctx, "sysbench", append([]string{"oltp_read_write"}, append(sb, "prepare")...)...)
+		if err != nil {
+			return fmt.Errorf("sysbench prepare: %v\n%s", err, out)
+		}
+		sbLoad = append(sbLoad, s)
+		fmt.Printf("load %d: sysbench prepare %.1f s (client CPU %.1f s)\n", i+1, s.wall, s.cpu)
+		if err := drop(); err != nil {
+			return err
+		}
+		s, out, err = timed(ctx, bin, "prepare", "--target", url, "--workload", "oltp_read_write", "--dataset", strconv.Itoa(rows))
+		if err != nil {
+			return fmt.Errorf("shootout prepare: %v\n%s", err, out)
+		}
+		soLoad = append(soLoad, s)
+		fmt.Printf("load %d: shootout prepare %.1f s (client CPU %.1f s)\n", i+1, s.wall, s.cpu)
+	}
+	sbl, sol := median(sbLoad, func(s sample) float64 { return s.wall }), median(soLoad, func(s sample) float64 { return s.wall })
+	fmt.Printf("\nload %d rows (median): sysbench %.1f s, shootout %.1f s: shootout %.2fx faster\n\n", rows, sbl, sol, sbl/sol)
+
+	type pair struct{ sb, so []sample }
+	results := map[string]*pair{}
+	for _, test := range tests {
+		results[test] = &pair{}
+		for i := 0; i < repeats; i++ {
+			args := append([]string{test}, sb...)
+			args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
+			s, out, err := timed(ctx, "sysbench", args...)
+			if err != nil {
+				return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
+			}
+			if err := parseSysbench(out, &s); err != nil {
+				return err
+			}
+			results[test].sb = append(results[test].sb, s)
+			outDir := filepath.Join(work, fmt.Sprintf("%s-%d", test, i))
+			s, out, err = timed(ctx, bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
+				"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--out", outDir)
+			if err != nil {
+				return fmt.Errorf("shootout %s: %v\n%s", test, err, out)
+			}
+			if err := readShootout(outDir, &s); err != nil {
+				return err
+			}
+			results[test].so = append(results[test].so, s)
+			fmt.Printf("%s run %d: sysbench %.0f qps, shootout %.0f qps\n", test, i+1, results[test].sb[i].qps, s.qps)
+		}
+	}
+	fmt.Printf("\n%-18s %12s %12s %7s %12s %12s %7s %16s %16s\n", "test (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q")
+	for _, test := range tests {
+		p := results[test]
+		f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
+		tps := func(s sample) float64 { return s.tps }
+		qps := func(s sample) float64 { return s.qps }
+		cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
+		fmt.Printf("%-18s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f\n", test,
+			f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
+			f(p.sb, cpq), f(p.so, cpq))
+	}
+	return nil
+}
+
+// timed runs a client to completion and reads its own CPU from rusage.
+func timed(ctx context.Context, name string, args ...string) (sample, string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	s := sample{wall: time.Since(start).Seconds()}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			s.cpu = float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+		}
+	}
+	return s, string(out), err
+}
+
+var (
+	reTx = regexp.MustCompile(`transactions:\s+(\d+)\s+\(([\d.]+) per sec`)
+	reQ  = regexp.MustCompile(`queries:\s+(\d+)\s+\(([\d.]+) per sec`)
+)
+
+func parseSysbench(out string, s *sample) error {
+	t, q := reTx.FindStringSubmatch(out), reQ.FindStringSubmatch(out)
+	if t == nil || q == nil {
+		return fmt.Errorf("cannot read sysbench's summary:\n%s", out)
+	}
+	s.tps, _ = strconv.ParseFloat(t[2], 64)
+	s.queries, _ = strconv.ParseFloat(q[1], 64)
+	s.qps, _ = strconv.ParseFloat(q[2], 64)
+	return nil
+}
+
+func readShootout(dir string, s *sample) error {
+	files, err := result.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 || !files[0].OK() {
+		b, _ := json.Marshal(files)
+		return fmt.Errorf("shootout run did not succeed: %s", b)
+	}
+	tp := files[0].Throughput
+	s.tps, s.qps = tp.TPS, tp.QPS
+	s.queries = float64(tp.Reads + tp.Writes + tp.Other)
+	return nil
+}
+
+func median(ss []sample, v func(sample) float64) float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = v(s)
+	}
+	sort.Float64s(xs)
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[len(xs)/2]
+}
