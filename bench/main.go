@@ -39,7 +39,7 @@ func main() {
 	clients := flag.Int("clients", 8, "client threads/goroutines")
 	dur := flag.Duration("duration", 20*time.Second, "length of each run")
 	repeats := flag.Int("repeat", 3, "runs of each tool per test, alternating")
-	loadRepeats := flag.Int("load-repeat", 2, "loads of each tool, alternating")
+	loadRepeats := flag.Int("load-repeat", 3, "loads of each tool, alternating")
 	tests := flag.String("tests", "oltp_point_select,oltp_read_write", "tests to compare")
 	flag.Parse()
 

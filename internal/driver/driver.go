@@ -64,6 +64,7 @@ type counts struct {
 	failedOps                    int64
 	busyNs                       int64
 	byClass                      map[dialect.ErrorClass]int64
+	byOp                         map[int]int64 // failed attempts per operation
 }
 
 type client struct {
@@ -88,7 +89,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	nops := len(cfg.OpNames)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		clients[i] = &client{slice: newHists(nops), c: counts{byClass: map[dialect.ErrorClass]int64{}}}
+		clients[i] = &client{slice: newHists(nops), c: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
 	}
 	workers := make([]workload.Worker, cfg.Clients)
 	for i := range workers {
@@ -182,11 +183,12 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	var slices []slice
 	prev := make([]counts, cfg.Clients)
 	collect := func(now time.Time) {
-		s := slice{at: now.Sub(start), hists: newHists(nops), counts: counts{byClass: map[dialect.ErrorClass]int64{}}}
+		s := slice{at: now.Sub(start), hists: newHists(nops), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
 		for i, cl := range clients {
 			cl.mu.Lock()
 			cur := cl.c
 			cur.byClass = copyClasses(cl.c.byClass)
+			cur.byOp = copyOps(cl.c.byOp)
 			for op, h := range cl.slice {
 				s.hists[op].Merge(h)
 				h.Reset()
@@ -288,6 +290,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		cl.mu.Lock()
 		cl.c.errors++
 		cl.c.byClass[class]++
+		cl.c.byOp[out.Op]++
 		cl.mu.Unlock()
 		switch {
 		case class == dialect.ClassConnectionLost:
@@ -384,11 +387,25 @@ func copyClasses(m map[dialect.ErrorClass]int64) map[dialect.ErrorClass]int64 {
 	return out
 }
 
+func copyOps(m map[int]int64) map[int]int64 {
+	out := make(map[int]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 func (c counts) minus(o counts) counts {
 	d := counts{
 		events: c.events - o.events, reads: c.reads - o.reads, writes: c.writes - o.writes, other: c.other - o.other,
 		errors: c.errors - o.errors, retries: c.retries - o.retries, reconnects: c.reconnects - o.reconnects,
 		failedOps: c.failedOps - o.failedOps, busyNs: c.busyNs - o.busyNs, byClass: map[dialect.ErrorClass]int64{},
+		byOp: map[int]int64{},
+	}
+	for k, v := range c.byOp {
+		if x := v - o.byOp[k]; x != 0 {
+			d.byOp[k] = x
+		}
 	}
 	for k, v := range c.byClass {
 		if x := v - o.byClass[k]; x != 0 {
@@ -413,6 +430,12 @@ func (c *counts) add(o counts) {
 	}
 	for k, v := range o.byClass {
 		c.byClass[k] += v
+	}
+	if c.byOp == nil {
+		c.byOp = map[int]int64{}
+	}
+	for k, v := range o.byOp {
+		c.byOp[k] += v
 	}
 }
 

@@ -127,6 +127,9 @@ func TestRetryableErrorsAreRetriedAndCounted(t *testing.T) {
 	if res.ByClass["deadlock"] == 0 || res.ByClass["deadlock"] != res.Retries || res.Errors != res.Retries {
 		t.Fatalf("deadlocks %d, retries %d, errors %d: want equal and > 0", res.ByClass["deadlock"], res.Retries, res.Errors)
 	}
+	if res.Ops["op"].Errors != res.Errors {
+		t.Fatalf("per-operation errors %d != total %d", res.Ops["op"].Errors, res.Errors)
+	}
 	if *aborts != res.Errors {
 		t.Fatalf("aborts %d != errors %d: every failed attempt must be rolled back", *aborts, res.Errors)
 	}

@@ -128,7 +128,9 @@ func (r *Result) fill(slices []slice, trim float64) {
 			per[i] = s.hists[op]
 			n += per[i].Count()
 		}
-		r.Ops[name] = trimmed(per, n, trim)
+		st := trimmed(per, n, trim)
+		st.Errors = total.byOp[op]
+		r.Ops[name] = st
 	}
 }
 

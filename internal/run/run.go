@@ -11,9 +11,11 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"shootout/internal/driver"
 	"shootout/internal/metrics"
@@ -247,12 +249,9 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 	if err := execAll(ctx, db, schema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
-	bar := progressbar.NewOptions64(ds.Rows, progressbar.OptionSetWriter(r.barWriter()),
-		progressbar.OptionSetDescription("loading "+ds.Name+" rows"), progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish())
-	stats, err := w.Load(ctx, db, d, ds, func(n int64) { bar.Add64(n) })
-	bar.Finish()
+	progress, finish := r.progress(ds.Rows, "loading "+ds.Name+" rows")
+	stats, err := w.Load(ctx, db, d, ds, progress)
+	finish()
 	if err != nil {
 		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
 	}
@@ -269,11 +268,31 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 	return nil
 }
 
-func (r *Runner) barWriter() io.Writer {
+// progress shows a bar on a terminal, and a line every 5 s elsewhere (CI
+// logs, files), so long loads are visible without filling a log with bars.
+func (r *Runner) progress(total int64, what string) (workload.Progress, func()) {
 	if r.Log == nil {
-		return io.Discard
+		return nil, func() {}
 	}
-	return r.Log
+	if f, ok := r.Log.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(r.Log), progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+		return func(n int64) { bar.Add64(n) }, func() { bar.Finish() }
+	}
+	var mu sync.Mutex
+	var done int64
+	start := time.Now()
+	last := start
+	return func(n int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		if now := time.Now(); now.Sub(last) >= 5*time.Second {
+			last = now
+			logf(r.Log, "%s: %d/%d (%.0f%%, %.0f rows/s)", what, done, total, 100*float64(done)/float64(total), float64(done)/now.Sub(start).Seconds())
+		}
+	}, func() {}
 }
 
 func execAll(ctx context.Context, db *sql.DB, stmts []string) error {

@@ -34,7 +34,8 @@ type Outcome struct {
 // Worker is one client's operation loop state, bound to one connection.
 type Worker interface {
 	// Do runs one operation. On error the transaction, if any, may be open;
-	// the driver calls Abort before retrying.
+	// the driver calls Abort before retrying. On error the Outcome's Op still
+	// names the operation that failed, so errors are counted per operation.
 	Do(ctx context.Context) (Outcome, error)
 	// Abort rolls back whatever Do left open after an error.
 	Abort(ctx context.Context)

@@ -1,0 +1,63 @@
+package metrics
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestReadTreeCountsChildren(t *testing.T) {
+	// a child that burns CPU: its time must show in the tree of this process
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	time.Sleep(1500 * time.Millisecond)
+	self := ReadTree([]int{os.Getpid()})
+	child := ReadTree([]int{cmd.Process.Pid})
+	if self.Processes < 2 || child.Processes != 1 {
+		t.Fatalf("tree of self has %d processes, child %d", self.Processes, child.Processes)
+	}
+	if child.CPUSeconds <= 0 || self.CPUSeconds < child.CPUSeconds {
+		t.Fatalf("cpu self %.2f child %.2f", self.CPUSeconds, child.CPUSeconds)
+	}
+	if child.RSSBytes <= 0 {
+		t.Fatal("no RSS")
+	}
+}
+
+func TestDirBytesIsAllocatedSpace(t *testing.T) {
+	dir := t.TempDir()
+	b := make([]byte, 1<<20)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	os.WriteFile(filepath.Join(dir, "a"), b, 0o644)
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "b"), b, 0o644)
+	if got := DirBytes(dir); got < 2<<20 || got > 3<<20 {
+		t.Fatalf("DirBytes = %d, want about 2 MiB", got)
+	}
+	if DirBytes("") != 0 {
+		t.Fatal("empty dir name")
+	}
+}
+
+func TestSamplerReportsDeltas(t *testing.T) {
+	s := Start([]int{os.Getpid()}, 50*time.Millisecond)
+	end := time.Now().Add(300 * time.Millisecond)
+	x := 0
+	for time.Now().Before(end) {
+		x++
+	}
+	r := s.Stop()
+	if !r.Measured || r.ServerCPUSeconds <= 0 || r.ClientCPUSeconds <= 0 || r.PeakRSSBytes <= 0 {
+		t.Fatalf("%+v (x=%d)", r, x)
+	}
+	if MemAvailable() <= 0 || MemTotal() < MemAvailable() {
+		t.Fatal("meminfo")
+	}
+}
