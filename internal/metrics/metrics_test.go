@@ -18,7 +18,7 @@ func TestReadTreeCountsChildren(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	self := ReadTree([]int{os.Getpid()})
 	child := ReadTree([]int{cmd.Process.Pid})
-	if self.Processes < 2 || child.Processes != 1 {
+	if child.Processes < 1 || self.Processes < child.Processes+1 {
 		t.Fatalf("tree of self has %d processes, child %d", self.Processes, child.Processes)
 	}
 	if child.CPUSeconds <= 0 || self.CPUSeconds < child.CPUSeconds {
