@@ -149,7 +149,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	if cell.Conditions.IOPS > 0 || cell.Conditions.Neighbour != "0" {
 		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: IOPS cap and fio neighbours are not implemented yet (--allow-unlimited)")
 	}
-	dl := dialectOf(t)
+	dl := t.Dialect()
 	f.Target = result.Target{Name: t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
 
 	inst, err := t.Start(ctx, target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log, KeepData: r.KeepData})
@@ -340,12 +340,6 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
 		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
 	}
-}
-
-func dialectOf(t target.Target) (d struct{ Flavor, Engine string }) {
-	dl := t.Dialect()
-	d.Flavor, d.Engine = string(dl.Flavor), dl.Engine
-	return d
 }
 
 func describeStop(c driver.Config) string {
