@@ -77,13 +77,8 @@ func (m MariaDB) Available() error {
 }
 
 type mariadbInstance struct {
+	managed
 	engine   string
-	dir      string
-	keep     bool
-	dataDir  string
-	proc     *process
-	db       *sql.DB
-	applied  map[string]string
 	errorLog string
 }
 
@@ -104,7 +99,8 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 			removeServerDir(dir, opt.KeepData)
 		}
 	}()
-	in := &mariadbInstance{engine: m.Engine, dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data"), errorLog: filepath.Join(dir, "error.log")}
+	in := &mariadbInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data")},
+		engine: m.Engine, errorLog: filepath.Join(dir, "error.log")}
 	me, err := user.Current()
 	if err != nil {
 		return nil, err
@@ -215,10 +211,6 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 func (in *mariadbInstance) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.MySQL, Engine: in.engine}
 }
-func (in *mariadbInstance) DB() *sql.DB                { return in.db }
-func (in *mariadbInstance) PIDs() []int                { return []int{in.proc.pid()} }
-func (in *mariadbInstance) DataDir() string            { return in.dataDir }
-func (in *mariadbInstance) Applied() map[string]string { return in.applied }
 
 func (in *mariadbInstance) Version(ctx context.Context) (string, error) {
 	var v string
@@ -243,10 +235,8 @@ func (in *mariadbInstance) Settle(ctx context.Context) error {
 	default:
 		qs = []string{"FLUSH TABLES"}
 	}
-	for _, q := range qs {
-		if _, err := in.db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
+	if err := in.execAll(ctx, qs...); err != nil {
+		return err
 	}
 	if in.engine == "innodb" {
 		// wait (bounded) for the page cleaner to write what is dirty
@@ -262,17 +252,7 @@ func (in *mariadbInstance) Settle(ctx context.Context) error {
 	return nil
 }
 
-func (in *mariadbInstance) Stop(ctx context.Context) error {
-	if in.db != nil {
-		in.db.Close()
-	}
-	var err error
-	if in.proc != nil {
-		err = in.proc.stop(syscall.SIGTERM, 60*time.Second)
-	}
-	removeServerDir(in.dir, in.keep)
-	return err
-}
+func (in *mariadbInstance) Stop(ctx context.Context) error { return in.shutdown(syscall.SIGTERM) }
 
 func lastLines(s string, n int) string { return strings.ReplaceAll(tailString(s, n), "\n", " | ") }
 

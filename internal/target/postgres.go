@@ -76,11 +76,8 @@ func (Postgres) Available() error {
 }
 
 type postgresInstance struct {
-	dir, dataDir, logFile string
-	keep                  bool
-	proc                  *process
-	db                    *sql.DB
-	applied               map[string]string
+	managed
+	logFile string
 }
 
 // Start runs initdb into a fresh directory and starts postgres on a free
@@ -103,7 +100,8 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 			removeServerDir(dir, opt.KeepData)
 		}
 	}()
-	in := &postgresInstance{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data"), logFile: filepath.Join(dir, "postgres.log")}
+	in := &postgresInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data")},
+		logFile: filepath.Join(dir, "postgres.log")}
 	pw := password()
 	pwFile := filepath.Join(dir, "pwfile")
 	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
@@ -221,10 +219,6 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 func (in *postgresInstance) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.Postgres}
 }
-func (in *postgresInstance) DB() *sql.DB                { return in.db }
-func (in *postgresInstance) PIDs() []int                { return []int{in.proc.pid()} }
-func (in *postgresInstance) DataDir() string            { return in.dataDir }
-func (in *postgresInstance) Applied() map[string]string { return in.applied }
 
 func (in *postgresInstance) Version(ctx context.Context) (string, error) {
 	var v string
@@ -237,27 +231,12 @@ func (in *postgresInstance) Settings(ctx context.Context) (map[string]string, er
 }
 
 func (in *postgresInstance) Settle(ctx context.Context) error {
-	for _, q := range []string{"VACUUM", "CHECKPOINT"} {
-		if _, err := in.db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
-	}
-	return nil
+	return in.execAll(ctx, "VACUUM", "CHECKPOINT")
 }
 
 // Stop asks for a fast shutdown (SIGINT): sessions are ended, a checkpoint
 // is written, the server exits.
-func (in *postgresInstance) Stop(ctx context.Context) error {
-	if in.db != nil {
-		in.db.Close()
-	}
-	var err error
-	if in.proc != nil {
-		err = in.proc.stop(syscall.SIGINT, 60*time.Second)
-	}
-	removeServerDir(in.dir, in.keep)
-	return err
-}
+func (in *postgresInstance) Stop(ctx context.Context) error { return in.shutdown(syscall.SIGINT) }
 
 // pgBytes spells a size in the units PostgreSQL settings accept.
 func pgBytes(n int64) string { return fmt.Sprintf("%dMB", n>>20) }

@@ -1,7 +1,10 @@
 package target
 
 import (
+	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -63,4 +66,42 @@ func (p *process) stop(sig syscall.Signal, grace time.Duration) error {
 	_ = p.cmd.Process.Kill()
 	<-p.exited
 	return errors.New("server did not stop in time and was killed")
+}
+
+// managed is what every server shootout starts has: its own directory, the
+// process, the pool on the benchmark database, and the settings applied.
+type managed struct {
+	dir, dataDir string
+	keep         bool
+	proc         *process
+	db           *sql.DB
+	applied      map[string]string
+}
+
+func (m *managed) DB() *sql.DB                { return m.db }
+func (m *managed) PIDs() []int                { return []int{m.proc.pid()} }
+func (m *managed) DataDir() string            { return m.dataDir }
+func (m *managed) Applied() map[string]string { return m.applied }
+
+// shutdown closes the pool, asks the server to stop with sig (killing it
+// after a minute) and removes its directory.
+func (m *managed) shutdown(sig syscall.Signal) error {
+	if m.db != nil {
+		m.db.Close()
+	}
+	var err error
+	if m.proc != nil {
+		err = m.proc.stop(sig, 60*time.Second)
+	}
+	removeServerDir(m.dir, m.keep)
+	return err
+}
+
+func (m *managed) execAll(ctx context.Context, qs ...string) error {
+	for _, q := range qs {
+		if _, err := m.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
 }

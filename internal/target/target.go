@@ -156,11 +156,7 @@ func tail(path string, lines int) string {
 	if err != nil {
 		return ""
 	}
-	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(all) > lines {
-		all = all[len(all)-lines:]
-	}
-	return strings.Join(all, "\n")
+	return tailString(string(b), lines)
 }
 
 func sortedKeys(m map[string]string) []string {
