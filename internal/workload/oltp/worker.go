@@ -11,16 +11,18 @@ import (
 	"shootout/internal/workload"
 )
 
-// statements of one table, as sysbench's oltp_common.lua declares them.
+// statements of one table, as sysbench's oltp_common.lua declares them,
+// prepared on the connection's driver (see dialect.RawStmt for why).
 type statements struct {
-	pointSelect, simpleRange, sumRange, orderRange, distinctRange *sql.Stmt
-	indexUpdate, nonIndexUpdate, del, insert                      *sql.Stmt
+	pointSelect, simpleRange, sumRange, orderRange, distinctRange *dialect.RawStmt
+	indexUpdate, nonIndexUpdate, del, insert                      *dialect.RawStmt
 }
 
 type worker struct {
 	w     *Workload
 	d     dialect.Dialect
 	conn  *sql.Conn
+	dc    any // the driver connection, valid during Do only
 	rows  int64
 	rng   *rand.Rand
 	ids   idGen
@@ -50,39 +52,45 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 	rng := rand.New(rand.NewPCG(seed, uint64(ds.Seed)))
 	wk := &worker{w: w, d: d, conn: conn, rows: ds.Rows, rng: rng, ids: newIDGen(w.opt.RandType, ds.Rows, rng),
 		begin: d.Begin(w.test.writes || w.test.single != "")}
-	prep := func(q string, need bool) (*sql.Stmt, error) {
+	prep := func(dc any, q string, need bool) (*dialect.RawStmt, error) {
 		if !need {
 			return nil, nil
 		}
-		return conn.PrepareContext(ctx, d.Bind(q))
+		return dialect.PrepareRaw(ctx, dc, d.Bind(q))
 	}
 	t := w.test
 	reads := t.reads || t.single == "point_select"
-	for i := 1; i <= w.opt.Tables; i++ {
-		tb := table(i)
-		var s statements
-		var err error
-		for _, p := range []struct {
-			dst  **sql.Stmt
-			q    string
-			need bool
-		}{
-			{&s.pointSelect, "SELECT c FROM " + tb + " WHERE id=?", reads && w.opt.PointSelects > 0},
-			{&s.simpleRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SimpleRanges > 0},
-			{&s.sumRange, "SELECT SUM(k) FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SumRanges > 0},
-			{&s.orderRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.OrderRanges > 0},
-			{&s.distinctRange, "SELECT DISTINCT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.DistinctRanges > 0},
-			{&s.indexUpdate, "UPDATE " + tb + " SET k=k+1 WHERE id=?", (t.writes && w.opt.IndexUpdates > 0) || t.single == "update_index"},
-			{&s.nonIndexUpdate, "UPDATE " + tb + " SET c=? WHERE id=?", (t.writes && w.opt.NonIndexUpdates > 0) || t.single == "update_non_index"},
-			{&s.del, "DELETE FROM " + tb + " WHERE id=?", (t.writes && w.opt.DeleteInserts > 0) || t.single == "delete"},
-			{&s.insert, "INSERT INTO " + tb + " (id, k, c, pad) VALUES (?, ?, ?, ?)", t.writes && w.opt.DeleteInserts > 0},
-		} {
-			if *p.dst, err = prep(p.q, p.need); err != nil {
-				wk.Close()
-				return nil, fmt.Errorf("prepare %q: %w", p.q, err)
+	err := conn.Raw(func(dc any) error {
+		for i := 1; i <= w.opt.Tables; i++ {
+			tb := table(i)
+			var s statements
+			var err error
+			for _, p := range []struct {
+				dst  **dialect.RawStmt
+				q    string
+				need bool
+			}{
+				{&s.pointSelect, "SELECT c FROM " + tb + " WHERE id=?", reads && w.opt.PointSelects > 0},
+				{&s.simpleRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SimpleRanges > 0},
+				{&s.sumRange, "SELECT SUM(k) FROM " + tb + " WHERE id BETWEEN ? AND ?", t.reads && w.opt.RangeSelects && w.opt.SumRanges > 0},
+				{&s.orderRange, "SELECT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.OrderRanges > 0},
+				{&s.distinctRange, "SELECT DISTINCT c FROM " + tb + " WHERE id BETWEEN ? AND ? ORDER BY c", t.reads && w.opt.RangeSelects && w.opt.DistinctRanges > 0},
+				{&s.indexUpdate, "UPDATE " + tb + " SET k=k+1 WHERE id=?", (t.writes && w.opt.IndexUpdates > 0) || t.single == "update_index"},
+				{&s.nonIndexUpdate, "UPDATE " + tb + " SET c=? WHERE id=?", (t.writes && w.opt.NonIndexUpdates > 0) || t.single == "update_non_index"},
+				{&s.del, "DELETE FROM " + tb + " WHERE id=?", (t.writes && w.opt.DeleteInserts > 0) || t.single == "delete"},
+				{&s.insert, "INSERT INTO " + tb + " (id, k, c, pad) VALUES (?, ?, ?, ?)", t.writes && w.opt.DeleteInserts > 0},
+			} {
+				if *p.dst, err = prep(dc, p.q, p.need); err != nil {
+					return fmt.Errorf("prepare %q: %w", p.q, err)
+				}
 			}
+			wk.stmts = append(wk.stmts, s)
 		}
-		wk.stmts = append(wk.stmts, s)
+		return nil
+	})
+	if err != nil {
+		wk.Close()
+		return nil, err
 	}
 	return wk, nil
 }
@@ -97,21 +105,11 @@ func (wk *worker) table() int {
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	wk.out = workload.Outcome{}
 	wk.pending = counters{}
-	var err error
-	switch wk.w.test.single {
-	case "point_select":
-		err = wk.pointSelects(ctx)
-	case "insert":
-		err = wk.insertEvent(ctx)
-	case "update_index":
-		err = wk.indexUpdates(ctx, 1)
-	case "update_non_index":
-		err = wk.nonIndexUpdates(ctx, 1)
-	case "delete":
-		err = wk.deleteEvent(ctx)
-	default:
-		err = wk.transaction(ctx)
-	}
+	err := wk.conn.Raw(func(dc any) error {
+		wk.dc = dc
+		defer func() { wk.dc = nil }()
+		return wk.event(ctx)
+	})
 	if err != nil {
 		return workload.Outcome{}, err
 	}
@@ -119,11 +117,28 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	return wk.out, nil
 }
 
+func (wk *worker) event(ctx context.Context) error {
+	switch wk.w.test.single {
+	case "point_select":
+		return wk.pointSelects(ctx)
+	case "insert":
+		return wk.insertEvent(ctx)
+	case "update_index":
+		return wk.indexUpdates(ctx, 1)
+	case "update_non_index":
+		return wk.nonIndexUpdates(ctx, 1)
+	case "delete":
+		return wk.deleteEvent(ctx)
+	default:
+		return wk.transaction(ctx)
+	}
+}
+
 func (wk *worker) transaction(ctx context.Context) error {
 	o := wk.w.opt
 	trx := wk.w.test.trx && !o.SkipTrx
 	if trx {
-		if _, err := wk.conn.ExecContext(ctx, wk.begin); err != nil {
+		if err := dialect.ExecRaw(ctx, wk.dc, wk.begin); err != nil {
 			return err
 		}
 		wk.inTrx = true
@@ -136,12 +151,12 @@ func (wk *worker) transaction(ctx context.Context) error {
 		if o.RangeSelects {
 			for _, g := range []struct {
 				n    int
-				stmt func(s *statements) *sql.Stmt
+				stmt func(s *statements) *dialect.RawStmt
 			}{
-				{o.SimpleRanges, func(s *statements) *sql.Stmt { return s.simpleRange }},
-				{o.SumRanges, func(s *statements) *sql.Stmt { return s.sumRange }},
-				{o.OrderRanges, func(s *statements) *sql.Stmt { return s.orderRange }},
-				{o.DistinctRanges, func(s *statements) *sql.Stmt { return s.distinctRange }},
+				{o.SimpleRanges, func(s *statements) *dialect.RawStmt { return s.simpleRange }},
+				{o.SumRanges, func(s *statements) *dialect.RawStmt { return s.sumRange }},
+				{o.OrderRanges, func(s *statements) *dialect.RawStmt { return s.orderRange }},
+				{o.DistinctRanges, func(s *statements) *dialect.RawStmt { return s.distinctRange }},
 			} {
 				if err := wk.ranges(ctx, g.n, g.stmt); err != nil {
 					return err
@@ -161,7 +176,7 @@ func (wk *worker) transaction(ctx context.Context) error {
 		}
 	}
 	if trx {
-		if _, err := wk.conn.ExecContext(ctx, "COMMIT"); err != nil {
+		if err := dialect.ExecRaw(ctx, wk.dc, "COMMIT"); err != nil {
 			return err
 		}
 		wk.inTrx = false
@@ -171,35 +186,20 @@ func (wk *worker) transaction(ctx context.Context) error {
 }
 
 // query runs a read and consumes every row, as a client must.
-func (wk *worker) query(ctx context.Context, st *sql.Stmt, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	var v sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return err
-		}
-	}
-	if err := rows.Close(); err != nil {
+func (wk *worker) query(ctx context.Context, st *dialect.RawStmt, args ...any) error {
+	if _, err := st.Query(ctx, args...); err != nil {
 		return err
 	}
 	wk.out.Reads++
-	return rows.Err()
+	return nil
 }
 
-func (wk *worker) exec(ctx context.Context, st *sql.Stmt, args ...any) (int64, error) {
-	r, err := st.ExecContext(ctx, args...)
+func (wk *worker) exec(ctx context.Context, st *dialect.RawStmt, args ...any) (int64, error) {
+	n, err := st.Exec(ctx, args...)
 	if err != nil {
 		return 0, err
 	}
 	wk.out.Writes++
-	n, err := r.RowsAffected()
-	if err != nil {
-		return 0, err
-	}
 	return n, nil
 }
 
@@ -213,7 +213,7 @@ func (wk *worker) pointSelects(ctx context.Context) error {
 	return nil
 }
 
-func (wk *worker) ranges(ctx context.Context, n int, pick func(*statements) *sql.Stmt) error {
+func (wk *worker) ranges(ctx context.Context, n int, pick func(*statements) *dialect.RawStmt) error {
 	t := wk.table()
 	for i := 0; i < n; i++ {
 		lo := wk.ids.next()
@@ -287,7 +287,7 @@ func (wk *worker) insertEvent(ctx context.Context) error {
 	default:
 		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.rng.Int64N(1<<31), k, wk.cValue(), wk.padValue())
 	}
-	if _, err := wk.conn.ExecContext(ctx, q); err != nil {
+	if err := dialect.ExecRaw(ctx, wk.dc, q); err != nil {
 		return err
 	}
 	wk.out.Writes++
@@ -321,12 +321,17 @@ func (wk *worker) Counters() map[string]int64 {
 }
 
 func (wk *worker) Close() error {
-	for _, s := range wk.stmts {
-		for _, st := range []*sql.Stmt{s.pointSelect, s.simpleRange, s.sumRange, s.orderRange, s.distinctRange, s.indexUpdate, s.nonIndexUpdate, s.del, s.insert} {
-			if st != nil {
-				st.Close()
+	// closing the statements needs the driver connection; on a broken one
+	// the server drops them with the session anyway
+	_ = wk.conn.Raw(func(any) error {
+		for _, s := range wk.stmts {
+			for _, st := range []*dialect.RawStmt{s.pointSelect, s.simpleRange, s.sumRange, s.orderRange, s.distinctRange, s.indexUpdate, s.nonIndexUpdate, s.del, s.insert} {
+				if st != nil {
+					st.Close()
+				}
 			}
 		}
-	}
+		return nil
+	})
 	return wk.conn.Close()
 }
