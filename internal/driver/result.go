@@ -6,7 +6,6 @@ import (
 	"sort"
 	"time"
 
-	"shootout/internal/dialect"
 	"shootout/internal/hist"
 )
 
@@ -217,10 +216,4 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 		fmt.Fprintf(w, " (retries %d, operations given up %d)\n", r.Retries, r.FailedOps)
 	}
-}
-
-// ClassNames lists the error classes the driver counts, for documentation.
-func ClassNames() []string {
-	return []string{string(dialect.ClassDeadlock), string(dialect.ClassLockWait), string(dialect.ClassWriteConflict),
-		string(dialect.ClassDuplicateKey), string(dialect.ClassConnectionLost), string(dialect.ClassOther)}
 }

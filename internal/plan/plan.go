@@ -386,6 +386,3 @@ func CellID(c result.Cell) string {
 	}
 	return fmt.Sprintf("%s__r%d", id, c.Repeat)
 }
-
-// ErrUsage marks errors that are the user's input, for exit status 2.
-var ErrUsage = errors.New("usage")
