@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/limits"
 	"shootout/internal/run"
 	_ "shootout/internal/workload/all"
 )
@@ -31,6 +32,12 @@ func usage(err error) error {
 }
 
 func main() {
+	limits.MaybeExec() // a helper that joins cgroups and becomes a server
+	// whatever a SIGKILLed shootout left behind goes first, whatever this
+	// command is
+	for _, line := range limits.Sweep() {
+		fmt.Fprintln(os.Stderr, "shootout: cleanup:", line)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := &cobra.Command{

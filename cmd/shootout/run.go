@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/report"
@@ -58,8 +59,8 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
 	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after this many operations in all")
 	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
-	fl.StringVar(&f.memory, "memory", "", "memory budget per server, e.g. 1G: sizes the engine caches")
-	fl.IntVar(&f.iops, "iops", 0, "IOPS cap on the server's data disk (not implemented yet)")
+	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
+	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour loads: 0, 25%, x1, x2, x4 (only 0 is implemented yet)")
 	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
@@ -236,11 +237,16 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	if err := preflight(ctx, res); err != nil {
 		return usage(err)
 	}
+	if err := checkLimits(res, f.allowUnlimited); err != nil {
+		return usage(err)
+	}
 	out := f.out
 	if out == "" {
 		out = fmt.Sprintf("results/%s-%s", res.Name, time.Now().Format("20060102-150405"))
 	}
-	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData}
+	ledger := limits.Open()
+	defer ledger.Close()
+	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData, AllowUnlimited: f.allowUnlimited, Ledger: ledger}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usage(fmt.Errorf("--out %s: cannot create it: %v", out, err))
 	}
@@ -267,6 +273,25 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 			fmt.Fprintf(log, "failed: %s: %s\n", f.Cell.ID, f.Status)
 		}
 		return run.ErrCellsFailed
+	}
+	return nil
+}
+
+// checkLimits stops a run that asks for limits this machine cannot apply
+// before anything starts, unless --allow-unlimited.
+func checkLimits(res *plan.Resolved, allow bool) error {
+	if allow {
+		return nil
+	}
+	for _, c := range res.Cells {
+		t := res.Target(c.Target)
+		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS}
+		if t == nil || !t.Managed() || t.Embedded() || req.Empty() {
+			continue
+		}
+		if err := limits.Check(req); err != nil {
+			return fmt.Errorf("--memory/--iops: %v", err)
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
@@ -20,12 +21,13 @@ import (
 
 // startRun starts `shootout run` on a private MariaDB and returns once the
 // server runs, with the server's PID read from shootout's own log line.
-func startRun(t *testing.T, out string) (*exec.Cmd, int) {
+func startRun(t *testing.T, out string, extra ...string) (*exec.Cmd, int) {
 	t.Helper()
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
-	cmd := exec.Command(bin, "run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--dataset", "2000",
-		"--clients", "2", "--duration", "60s", "--interval", "1s", "--out", out)
+	args := append([]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--dataset", "2000",
+		"--clients", "2", "--duration", "60s", "--interval", "1s", "--out", out}, extra...)
+	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -103,15 +105,58 @@ func TestSignalsStopTheServerAndKeepTheResult(t *testing.T) {
 	}
 }
 
-// TestKilledShootoutTakesItsServerAlong: the kernel ends the server when
-// shootout is killed with SIGKILL (no cleanup code can run then).
-func TestKilledShootoutTakesItsServerAlong(t *testing.T) {
+// TestKilledShootoutLeavesNothingBehind: the kernel ends the server when
+// shootout is killed with SIGKILL (no cleanup code can run then), and the
+// next shootout command of any kind removes the cgroup and the server's
+// directory that were left.
+func TestKilledShootoutLeavesNothingBehind(t *testing.T) {
+	if err := limits.Check(limits.Request{MemoryBytes: 1 << 30}); err != nil {
+		if testenv.CI() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
 	out := filepath.Join(testenv.WorkDir(t), "res")
-	cmd, pid := startRun(t, out)
+	cmd, pid := startRun(t, out, "--memory", "512M")
+	cg, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if !strings.Contains(string(cg), "memory:/"+limits.Prefix) {
+		t.Fatalf("server not started inside its memory cgroup:\n%s", cg)
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
 	if !waitGone(pid, 10*time.Second) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("mariadbd %d outlived a SIGKILLed shootout", pid)
+	}
+	left, _ := filepath.Glob(filepath.Join(limits.Root, "memory", limits.Prefix+strconv.Itoa(cmd.Process.Pid)+"-*"))
+	if len(left) != 1 {
+		t.Fatalf("expected the killed run's cgroup to be there before the sweep, found %v", left)
+	}
+	_, stderr, code := shootout(t, nil, "targets")
+	if code != 0 || !strings.Contains(stderr, "cleanup: removed cgroup "+left[0]) || !strings.Contains(stderr, "cleanup: removed server directory") {
+		t.Fatalf("targets after a SIGKILL: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(left[0]); err == nil {
+		t.Fatal("cgroup still there after the sweep")
+	}
+	if dirs, _ := os.ReadDir(filepath.Join(out, "work")); len(dirs) != 0 {
+		t.Fatalf("server directory still there: %v", dirs)
+	}
+}
+
+// TestLimitsWithoutRightsStopBeforeStarting runs shootout as an
+// unprivileged user: asking for a memory cap must fail at once, naming what
+// is missing, before any server starts.
+func TestLimitsWithoutRightsStopBeforeStarting(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to an unprivileged user")
+	}
+	os.Chmod(filepath.Dir(bin), 0o755)
+	cmd := exec.Command(bin, "run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--memory", "1G", "--out", "/nonexistent/x")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "creating cgroups needs root") || !strings.Contains(string(out), "--allow-unlimited") {
+		t.Fatalf("exit %v, output %q", err, out)
 	}
 }

@@ -329,9 +329,6 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 			return nil, p.errAt("neighbour", "fio neighbours are not implemented yet; --allow-unlimited runs the cells without them, marked \"limits not applied\"")
 		}
 	}
-	if p.IOPS > 0 && !opt.AllowUnlimited {
-		return nil, p.errAt("iops", "IOPS caps are not implemented yet; --allow-unlimited runs the cells without them, marked \"limits not applied\"")
-	}
 
 	for rep := 1; rep <= p.Repeat; rep++ {
 		for _, ds := range p.Datasets {

@@ -25,7 +25,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 		{"no stop", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\n", "give a duration"},
 		{"not yaml", "targets: [sqlite\n", "plan p.yaml: line"},
 		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
-		{"iops without allow", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: 80\n", "line 5: iops: IOPS caps are not implemented yet; --allow-unlimited"},
+		{"negative iops", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: -80\n", "line 5: iops: must not be negative"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -127,6 +127,10 @@ type Client struct {
 type Limits struct {
 	Applied bool     `json:"applied"`
 	Notes   []string `json:"notes,omitempty"`
+	// Settings are the cgroup files written (memory.limit_in_bytes,
+	// blkio.throttle.*_iops_device); Evidence what the kernel counted.
+	Settings map[string]string `json:"settings,omitempty"`
+	Evidence map[string]string `json:"evidence,omitempty"`
 }
 
 // Invariants is the workload's check after the run.

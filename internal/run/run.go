@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"shootout/internal/driver"
+	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/result"
@@ -32,6 +34,10 @@ type Runner struct {
 	Log      io.Writer
 	Resume   bool
 	KeepData bool
+	// AllowUnlimited runs a cell whose limits cannot be applied, marked so.
+	AllowUnlimited bool
+	// Ledger records servers and cgroups for the sweep after a SIGKILL.
+	Ledger *limits.Ledger
 	// Hooks, when set, are told about each cell's result (tests use them).
 	OnCell func(*result.File)
 }
@@ -119,6 +125,14 @@ func (r *Runner) Cell(ctx context.Context, res *plan.Resolved, cell result.Cell)
 	return f
 }
 
+// shortID keeps cgroup names readable and unique per cell and process.
+func shortID(id string) string {
+	if len(id) > 60 {
+		id = id[:60]
+	}
+	return fmt.Sprintf("%d-%s", os.Getpid(), strings.NewReplacer("%", "pct", "/", "_").Replace(id))
+}
+
 // oneLine keeps a status to one line: server logs quoted in errors span many.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " | ")), " ")
@@ -139,22 +153,58 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		return err
 	}
 	budget := cell.Conditions.MemoryBytes
-	f.Limits.Applied = false
 	if budget == 0 {
 		budget = metrics.MemAvailable()
 		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
-	} else {
-		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("--memory %s sized the engine caches; no memory cgroup caps the page cache yet", target.HumanBytes(budget)))
 	}
-	if cell.Conditions.IOPS > 0 || cell.Conditions.Neighbour != "0" {
-		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: IOPS cap and fio neighbours are not implemented yet (--allow-unlimited)")
+	if cell.Conditions.Neighbour != "0" {
+		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: fio neighbours are not implemented yet (--allow-unlimited)")
+	}
+	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS}
+	var group *limits.Group
+	switch {
+	case req.Empty():
+	case t.Embedded():
+		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: the embedded database runs inside shootout's own process")
+	default:
+		if err := limits.Check(req); err != nil {
+			if !r.AllowUnlimited {
+				return err
+			}
+			f.Limits.Notes = append(f.Limits.Notes, "limits not applied: "+err.Error())
+			break
+		}
+		if group, err = limits.Create(shortID(cell.ID), req, r.WorkDir); err != nil {
+			return err
+		}
+		r.Ledger.AddCgroups(group.Dirs())
+		defer func() {
+			if err := group.Remove(); err != nil {
+				logf(r.Log, "%v", err)
+			}
+			r.Ledger.ForgetCgroups(group.Dirs())
+		}()
 	}
 	dl := t.Dialect()
 	f.Target = result.Target{Name: t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
 
-	inst, err := t.Start(ctx, target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log, KeepData: r.KeepData})
+	opts := target.StartOptions{WorkDir: r.WorkDir, MemoryBudget: budget, Settings: res.Settings[cell.Target], Log: r.Log, KeepData: r.KeepData}
+	if group != nil {
+		opts.Wrap = group.Wrap
+	}
+	inst, err := t.Start(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("start %s: %w", t.Name(), err)
+	}
+	if t.Managed() && !t.Embedded() {
+		for _, pid := range inst.PIDs() {
+			r.Ledger.AddServer(pid, filepath.Dir(inst.DataDir()))
+		}
+		defer func() {
+			for _, pid := range inst.PIDs() {
+				r.Ledger.ForgetServer(pid, filepath.Dir(inst.DataDir()))
+			}
+		}()
 	}
 	defer func() {
 		// stopping must happen even when ctx is cancelled (Ctrl-C)
@@ -200,13 +250,28 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		return wk, nil
 	}
 	logf(r.Log, "running %s: %d clients, %s", cell.Workload, cell.Clients, describeStop(cfg))
+	var ioBefore int64
+	if group != nil {
+		ioBefore = group.IOServiced()
+	}
 	sampler := metrics.Start(inst.PIDs(), time.Second)
+	runStart := time.Now()
 	dres, runErr := driver.Run(ctx, cfg, connect)
 	usage := sampler.Stop()
+	runSecs := time.Since(runStart).Seconds()
 	if dres != nil {
 		fillDriver(f, dres)
 		fillServer(f, usage, dres.Events, inst)
 		dres.WriteSummary(r.Log)
+	}
+	if group != nil {
+		f.Limits.Applied = true
+		f.Limits.Settings = group.Applied
+		f.Limits.Evidence = group.Evidence()
+		if req.IOPS > 0 && runSecs > 0 {
+			// the cap's effect on the driven run alone, load excluded
+			f.Limits.Evidence["io_serviced_per_s_during_run"] = fmt.Sprintf("%.1f", float64(group.IOServiced()-ioBefore)/runSecs)
+		}
 	}
 	if runErr != nil {
 		return fmt.Errorf("run: %w", runErr)

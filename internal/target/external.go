@@ -111,6 +111,7 @@ func (e *External) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: e.flavor, Engine: e.engine}
 }
 func (e *External) Available() error { return nil }
+func (e *External) Embedded() bool   { return false }
 func (e *External) Managed() bool    { return false }
 
 type externalInstance struct {

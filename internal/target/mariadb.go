@@ -34,7 +34,8 @@ func (m MariaDB) Name() string { return "mariadb-" + m.Engine }
 func (m MariaDB) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.MySQL, Engine: m.Engine}
 }
-func (m MariaDB) Managed() bool { return true }
+func (m MariaDB) Embedded() bool { return false }
+func (m MariaDB) Managed() bool  { return true }
 
 var mariadbPluginDirs = []string{"/usr/lib/mysql/plugin", "/usr/lib/x86_64-linux-gnu/mariadb19/plugin", "/usr/lib/mariadb/plugin"}
 
@@ -117,6 +118,14 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		"--default-storage-engine=" + m.Engine, "--max-connections=1000", "--local-infile=1"}
 	in.applied = map[string]string{}
 	if opt.MemoryBudget > 0 {
+		// The other engines' caches are allocated too (MariaDB's defaults:
+		// 128M each for the InnoDB pool, the Aria page cache and the MyISAM
+		// key buffer), so they shrink to what the system tables need; else a
+		// 256M budget is overrun before the engine under test gets any.
+		for _, setting := range []string{"innodb_buffer_pool_size", "aria_pagecache_buffer_size", "key_buffer_size"} {
+			in.applied[setting] = "8M"
+		}
+		in.applied["innodb_buffer_pool_size"] = "32M" // InnoDB's own minimum is about 24M with its chunk size
 		cache := int64(float64(opt.MemoryBudget) * CacheShare)
 		in.applied[mariadbEngines[m.Engine]] = HumanBytes(cache)
 		if m.Engine == "memory" {
@@ -140,7 +149,13 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		if err != nil {
 			return nil, fmt.Errorf("find a free port: %w", err)
 		}
-		in.proc, err = startProcess(serverCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...))
+		cmd := serverCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...)
+		if opt.Wrap != nil {
+			if err := opt.Wrap(cmd); err != nil {
+				return nil, err
+			}
+		}
+		in.proc, err = startProcess(cmd)
 		if err != nil {
 			return nil, fmt.Errorf("start mariadbd: %w", err)
 		}

@@ -25,6 +25,7 @@ type Postgres struct{}
 
 func (Postgres) Name() string             { return "postgres" }
 func (Postgres) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.Postgres} }
+func (Postgres) Embedded() bool           { return false }
 func (Postgres) Managed() bool            { return true }
 
 // postgresBinDir finds the newest /usr/lib/postgresql/N/bin with a server,
@@ -144,6 +145,11 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 			args = append(args, "-c", k+"="+in.applied[k])
 		}
 		cmd := serverCmd(cred, filepath.Join(bin, "postgres"), args...)
+		if opt.Wrap != nil {
+			if err := opt.Wrap(cmd); err != nil {
+				return nil, err
+			}
+		}
 		logOut, err := os.OpenFile(in.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err

@@ -21,6 +21,7 @@ type SQLite struct{}
 func (SQLite) Name() string             { return "sqlite" }
 func (SQLite) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.SQLite} }
 func (SQLite) Available() error         { return nil }
+func (SQLite) Embedded() bool           { return true }
 func (SQLite) Managed() bool            { return true }
 
 // sqliteDrivers numbers the database/sql drivers registered per instance:

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -29,6 +30,9 @@ type Target interface {
 	Available() error
 	// Managed is true when shootout starts the server itself.
 	Managed() bool
+	// Embedded is true when the database runs inside shootout's own
+	// process, so no limit can apply to it alone.
+	Embedded() bool
 	Start(ctx context.Context, opt StartOptions) (Instance, error)
 }
 
@@ -42,6 +46,9 @@ type StartOptions struct {
 	Log          io.Writer         // progress notes for the user; nil for none
 	// KeepData leaves the server's directory behind after Stop.
 	KeepData bool
+	// Wrap, when set, rewrites the server's command before it starts (to
+	// start it inside its cgroups).
+	Wrap func(*exec.Cmd) error
 }
 
 // makeServerDir creates the one directory a managed server owns. Stop

@@ -1,0 +1,156 @@
+package limits
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"shootout/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	MaybeExec()
+	os.Exit(m.Run())
+}
+
+func requireCgroups(t *testing.T) {
+	t.Helper()
+	if err := Check(Request{MemoryBytes: 1 << 30, IOPS: 100, CPUs: "0"}); err != nil {
+		if testenv.CI() {
+			t.Fatalf("CI=true and cgroups cannot be used: %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+func TestCreateWritesLimitsAndRemoveCleansUp(t *testing.T) {
+	requireCgroups(t)
+	dir := t.TempDir()
+	g, err := Create("test-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 256 << 20, IOPS: 100, CPUs: "0"}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, _ := os.ReadFile(filepath.Join(Root, "memory", g.Name, "memory.limit_in_bytes"))
+	if strings.TrimSpace(string(mem)) != strconv.Itoa(256<<20) {
+		t.Errorf("memory limit %q", mem)
+	}
+	riops, _ := os.ReadFile(filepath.Join(Root, "blkio", g.Name, "blkio.throttle.read_iops_device"))
+	if !strings.HasSuffix(strings.TrimSpace(string(riops)), " 100") {
+		t.Errorf("read iops %q", riops)
+	}
+	if !strings.HasPrefix(g.Name, Prefix) || len(g.ProcsFiles()) != 3 {
+		t.Errorf("name %s, %d procs files", g.Name, len(g.ProcsFiles()))
+	}
+	ev := g.Evidence()
+	if ev["memory.limit_in_bytes"] == "" || ev["cpuset.cpus"] != "0" {
+		t.Errorf("evidence %v", ev)
+	}
+	if err := g.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range g.Dirs() {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("%s left behind", d)
+		}
+	}
+}
+
+func TestWrappedProcessStartsInsideItsGroupAsItsUser(t *testing.T) {
+	requireCgroups(t)
+	g, err := Create("wrap-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 128 << 20}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	cmd := exec.Command("/bin/sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}, Pdeathsig: syscall.SIGKILL}
+	if err := g.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		exe, _ := os.Readlink("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/exe")
+		if exe == "/usr/bin/sleep" || exe == "/bin/sleep" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cg, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/cgroup")
+	if !strings.Contains(string(cg), "memory:/"+g.Name) {
+		t.Fatalf("server not in its memory cgroup:\n%s", cg)
+	}
+	status, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status")
+	if !strings.Contains(string(status), "Uid:\t65534") {
+		t.Fatalf("server does not run as its user:\n%s", status)
+	}
+}
+
+func TestSweepRemovesWhatADeadShootoutLeft(t *testing.T) {
+	requireCgroups(t)
+	old := StateDir
+	StateDir = t.TempDir()
+	defer func() { StateDir = old }()
+	g, err := Create("sweep-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 128 << 20}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := exec.Command("/bin/sleep", "30")
+	if err := g.Wrap(server); err != nil {
+		t.Fatal(err)
+	}
+	server.Start()
+	go server.Wait()
+	serverDir := t.TempDir()
+	// a "shootout" that has died: a process that already exited
+	dead := exec.Command("true")
+	dead.Run()
+	s := state{Owner: Process{dead.Process.Pid, 1}, Cgroups: g.Dirs(), Servers: []Process{{server.Process.Pid, 0}}, Dirs: []string{serverDir}}
+	time.Sleep(200 * time.Millisecond) // let the helper join and exec
+	s.Servers[0].Start = startTime(server.Process.Pid)
+	b, _ := json.Marshal(s)
+	os.WriteFile(filepath.Join(StateDir, "1.json"), b, 0o644)
+	// and a live one, whose things must stay
+	live := state{Owner: Process{os.Getpid(), startTime(os.Getpid())}, Dirs: []string{t.TempDir()}}
+	b, _ = json.Marshal(live)
+	os.WriteFile(filepath.Join(StateDir, "2.json"), b, 0o644)
+
+	done := Sweep()
+	if len(done) != 3 {
+		t.Fatalf("sweep did %v, want the server killed, the cgroup and the directory removed", done)
+	}
+	for _, d := range g.Dirs() {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("cgroup %s left", d)
+		}
+	}
+	if _, err := os.Stat(serverDir); err == nil {
+		t.Error("server directory left")
+	}
+	if _, err := os.Stat(live.Dirs[0]); err != nil {
+		t.Error("the sweep touched a live shootout's directory")
+	}
+	if _, err := os.Stat(filepath.Join(StateDir, "2.json")); err != nil {
+		t.Error("the sweep removed a live shootout's state")
+	}
+}
+
+func TestCheckSaysWhatIsMissing(t *testing.T) {
+	if Check(Request{}) != nil {
+		t.Fatal("no limits asked must always pass")
+	}
+	if os.Geteuid() != 0 {
+		if err := Check(Request{MemoryBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "root") {
+			t.Fatalf("non-root: %v", err)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package limits
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// StateDir holds one file per running shootout listing what it created,
+// so that the next shootout removes what a SIGKILLed one left behind.
+var StateDir = "/run/shootout"
+
+// Process is a process shootout started, identified by PID and start time
+// (a PID alone may have been reused by the time anyone looks).
+type Process struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+}
+
+type state struct {
+	Owner   Process   `json:"owner"`
+	Cgroups []string  `json:"cgroups,omitempty"`
+	Servers []Process `json:"servers,omitempty"`
+	Dirs    []string  `json:"dirs,omitempty"`
+}
+
+// Ledger is this process's state file.
+type Ledger struct {
+	mu   sync.Mutex
+	path string
+	s    state
+}
+
+// Open starts this process's ledger (nil and no error when /run is not
+// writable: then only the in-process cleanup protects).
+func Open() *Ledger {
+	if err := os.MkdirAll(StateDir, 0o755); err != nil {
+		return nil
+	}
+	me := os.Getpid()
+	return &Ledger{path: filepath.Join(StateDir, strconv.Itoa(me)+".json"), s: state{Owner: Process{me, startTime(me)}}}
+}
+
+func (l *Ledger) save() {
+	if l == nil {
+		return
+	}
+	b, _ := json.Marshal(l.s)
+	tmp := l.path + ".tmp"
+	if os.WriteFile(tmp, b, 0o644) == nil {
+		os.Rename(tmp, l.path)
+	}
+}
+
+// AddCgroups, AddServer and AddDir record what was created; the matching
+// Forget calls drop it once cleaned up.
+func (l *Ledger) AddCgroups(dirs []string) {
+	l.edit(func(s *state) { s.Cgroups = append(s.Cgroups, dirs...) })
+}
+func (l *Ledger) AddServer(pid int, dir string) {
+	l.edit(func(s *state) {
+		s.Servers = append(s.Servers, Process{pid, startTime(pid)})
+		if dir != "" {
+			s.Dirs = append(s.Dirs, dir)
+		}
+	})
+}
+func (l *Ledger) ForgetCgroups(dirs []string) {
+	l.edit(func(s *state) { s.Cgroups = without(s.Cgroups, dirs...) })
+}
+func (l *Ledger) ForgetServer(pid int, dir string) {
+	l.edit(func(s *state) {
+		var keep []Process
+		for _, p := range s.Servers {
+			if p.PID != pid {
+				keep = append(keep, p)
+			}
+		}
+		s.Servers = keep
+		s.Dirs = without(s.Dirs, dir)
+	})
+}
+
+func (l *Ledger) edit(f func(*state)) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f(&l.s)
+	l.save()
+}
+
+// Close removes the ledger: everything in it was cleaned up.
+func (l *Ledger) Close() {
+	if l != nil {
+		os.Remove(l.path)
+	}
+}
+
+// Sweep removes what shootout processes that no longer run left behind:
+// their servers (if still running, checked by PID and start time), their
+// cgroups and their server directories. It returns one line per thing
+// removed.
+func Sweep() []string {
+	var done []string
+	files, _ := filepath.Glob(filepath.Join(StateDir, "*.json"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s state
+		if json.Unmarshal(b, &s) != nil {
+			continue
+		}
+		if alive(s.Owner) {
+			continue
+		}
+		for _, p := range s.Servers {
+			if alive(p) {
+				syscall.Kill(p.PID, syscall.SIGKILL)
+				done = append(done, fmt.Sprintf("killed server pid %d left by shootout pid %d", p.PID, s.Owner.PID))
+			}
+		}
+		for _, c := range s.Cgroups {
+			if !strings.Contains(filepath.Base(c), Prefix) {
+				continue // only ever remove our own
+			}
+			if _, err := os.Stat(c); err == nil {
+				if err := removeCgroup(c); err == nil {
+					done = append(done, "removed cgroup "+c)
+				}
+			}
+		}
+		for _, d := range s.Dirs {
+			if _, err := os.Stat(d); err == nil && os.RemoveAll(d) == nil {
+				done = append(done, "removed server directory "+d)
+			}
+		}
+		os.Remove(f)
+	}
+	return done
+}
+
+func alive(p Process) bool {
+	if p.PID <= 0 || syscall.Kill(p.PID, 0) != nil {
+		return false
+	}
+	return p.Start == 0 || startTime(p.PID) == p.Start
+}
+
+// startTime is field 22 of /proc/PID/stat: when the process started, in
+// clock ticks since boot.
+func startTime(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64)
+	return n
+}
+
+func without(xs []string, drop ...string) []string {
+	var out []string
+	for _, x := range xs {
+		keep := true
+		for _, d := range drop {
+			if x == d {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
+}

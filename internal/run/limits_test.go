@@ -1,0 +1,87 @@
+package run
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"shootout/internal/limits"
+	"shootout/internal/plan"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	limits.MaybeExec() // limited servers start through this test binary
+	os.Exit(m.Run())
+}
+
+func requireLimits(t *testing.T) {
+	t.Helper()
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	if err := limits.Check(limits.Request{MemoryBytes: 1 << 30, IOPS: 100}); err != nil {
+		if testenv.CI() {
+			t.Fatalf("CI=true and cgroups cannot be used: %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+func runOne(t *testing.T, p *plan.Plan) *result.File {
+	t.Helper()
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open()}
+	defer r.Ledger.Close()
+	f := r.Cell(context.Background(), res, res.Cells[0])
+	if !f.OK() {
+		t.Fatalf("cell failed: %s", f.Status)
+	}
+	return f
+}
+
+// TestMemoryCapLimitsThePageCache: with data larger than the cap, point
+// selects must read from disk; with no cap the same data is served from
+// memory after the load.
+func TestMemoryCapLimitsThePageCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 1M rows twice")
+	}
+	requireLimits(t)
+	base := plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1000000"},
+		Clients: []int{4}, Duration: "4s", Interval: "0s"}
+	free := runOne(t, &base)
+	capped := base
+	capped.Memory = "256M"
+	limited := runOne(t, &capped)
+	if !limited.Limits.Applied || limited.Limits.Evidence["memory.limit_in_bytes"] != strconv.Itoa(256<<20) {
+		t.Fatalf("memory cap not applied: %+v", limited.Limits)
+	}
+	if mx, _ := strconv.ParseInt(limited.Limits.Evidence["memory.max_usage_in_bytes"], 10, 64); mx <= 0 || mx > 256<<20 {
+		t.Fatalf("peak usage %d outside (0, 256M]", mx)
+	}
+	perOpFree, perOpCapped := free.Server.ReadBytesPerOp, limited.Server.ReadBytesPerOp
+	t.Logf("server read bytes per point select: %.0f without a cap, %.0f under 256M", perOpFree, perOpCapped)
+	if perOpCapped < 1000 || perOpFree > perOpCapped/10 {
+		t.Fatalf("read bytes/op %.0f free vs %.0f capped: the cap should force reads from disk", perOpFree, perOpCapped)
+	}
+}
+
+func TestIOPSCapBoundsServicedIOs(t *testing.T) {
+	requireLimits(t)
+	f := runOne(t, &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_update_non_index"}, Datasets: []string{"10000"},
+		Clients: []int{4}, Duration: "4s", Interval: "0s", IOPS: 100})
+	rate, err := strconv.ParseFloat(f.Limits.Evidence["io_serviced_per_s_during_run"], 64)
+	if err != nil {
+		t.Fatalf("no io rate in evidence: %+v", f.Limits)
+	}
+	t.Logf("%.1f IOs/s serviced under a 100 read + 100 write IOPS cap, %.0f tps", rate, f.Throughput.TPS)
+	if rate <= 0 || rate > 2*100*1.2 {
+		t.Fatalf("%.1f IOs/s under a cap of 100 reads + 100 writes per second", rate)
+	}
+}
