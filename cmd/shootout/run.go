@@ -22,13 +22,13 @@ import (
 )
 
 type runFlags struct {
-	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline string
-	ops                                                                                                    int64
-	rate                                                                                                   float64
-	iops, repeat, maxRetries                                                                               int
-	seed                                                                                                   int64
-	params                                                                                                 []string
-	resume, dryRun, allowUnlimited, keepData                                                               bool
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus string
+	ops                                                                                                          int64
+	rate                                                                                                         float64
+	iops, repeat, maxRetries                                                                                     int
+	seed                                                                                                         int64
+	params                                                                                                       []string
+	resume, dryRun, allowUnlimited, keepData                                                                     bool
 }
 
 func runCmd() *cobra.Command {
@@ -61,7 +61,8 @@ runs the default study on every target available here.`,
 	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
 	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
 	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
-	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour loads: 0, 25%, x1, x2, x4 (only 0 is implemented yet)")
+	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs as a cpuset list, e.g. 1 or 1-3; shootout gets the rest (default: the server every core but the first; \"all\" for no placement)")
+	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
 	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
 	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
@@ -237,7 +238,10 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	if err := preflight(ctx, res); err != nil {
 		return usage(err)
 	}
-	if err := checkLimits(res, f.allowUnlimited); err != nil {
+	if err := limits.ValidateCPUs(f.cpus); err != nil {
+		return usage(fmt.Errorf("--cpus: %v", err))
+	}
+	if err := checkLimits(res, f.allowUnlimited, f.cpus); err != nil {
 		return usage(err)
 	}
 	out := f.out
@@ -246,7 +250,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	}
 	ledger := limits.Open()
 	defer ledger.Close()
-	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData, AllowUnlimited: f.allowUnlimited, Ledger: ledger}
+	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData, AllowUnlimited: f.allowUnlimited, Ledger: ledger, CPUs: f.cpus}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usage(fmt.Errorf("--out %s: cannot create it: %v", out, err))
 	}
@@ -279,18 +283,26 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 
 // checkLimits stops a run that asks for limits this machine cannot apply
 // before anything starts, unless --allow-unlimited.
-func checkLimits(res *plan.Resolved, allow bool) error {
-	if allow {
-		return nil
-	}
+func checkLimits(res *plan.Resolved, allow bool, cpus string) error {
 	for _, c := range res.Cells {
+		if allow {
+			break
+		}
 		t := res.Target(c.Target)
 		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS}
+		if cpus != "" && cpus != "all" {
+			req.CPUs = cpus
+		}
 		if t == nil || !t.Managed() || t.Embedded() || req.Empty() {
 			continue
 		}
 		if err := limits.Check(req); err != nil {
-			return fmt.Errorf("--memory/--iops: %v", err)
+			return fmt.Errorf("--memory/--iops/--cpus: %v", err)
+		}
+	}
+	for _, c := range res.Cells {
+		if err := limits.CheckNeighbour(limits.NeighbourSpec(c.Conditions.Neighbour), c.Conditions.IOPS); err != nil {
+			return fmt.Errorf("--neighbour: %v", err)
 		}
 	}
 	return nil

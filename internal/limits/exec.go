@@ -19,12 +19,14 @@ const execArg = "__shootout_cgexec"
 // Wrap rewrites cmd so that it first joins g and then execs the server.
 // The server's user (cmd's Credential) is taken on in the helper, after
 // joining, since an unprivileged process cannot write to cgroup.procs.
-func (g *Group) Wrap(cmd *exec.Cmd) error {
+func (g *Group) Wrap(cmd *exec.Cmd) error { return wrapWith(cmd, g.ProcsFiles()) }
+
+func wrapWith(cmd *exec.Cmd, procs []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	args := []string{self, execArg, strings.Join(g.ProcsFiles(), ",")}
+	args := []string{self, execArg, strings.Join(procs, ",")}
 	if sp := cmd.SysProcAttr; sp != nil && sp.Credential != nil {
 		args = append(args, strconv.Itoa(int(sp.Credential.Uid)), strconv.Itoa(int(sp.Credential.Gid)))
 		sp.Credential = nil

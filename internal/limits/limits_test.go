@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -152,5 +153,42 @@ func TestCheckSaysWhatIsMissing(t *testing.T) {
 		if err := Check(Request{MemoryBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "root") {
 			t.Fatalf("non-root: %v", err)
 		}
+	}
+}
+
+func TestCPULists(t *testing.T) {
+	if err := ValidateCPUs("0"); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"x", "1-0", "-1", "999"} {
+		if ValidateCPUs(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	rest, err := ClientCPUs("0")
+	if err != nil || (runtime.NumCPU() > 1 && !strings.HasPrefix(rest, "1")) || strings.Contains(rest, "0,") {
+		t.Fatalf("client CPUs beside server 0: %q %v", rest, err)
+	}
+	if s, c, ok := SplitCPUs(); runtime.NumCPU() >= 2 && (!ok || c != "0" || !strings.HasPrefix(s, "1")) {
+		t.Fatalf("split %q/%q %v", s, c, ok)
+	}
+}
+
+func TestPinSelfAndBack(t *testing.T) {
+	requireCgroups(t)
+	p, err := PinSelf("pin-"+strconv.Itoa(os.Getpid()), "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg, _ := os.ReadFile("/proc/self/cgroup")
+	if !strings.Contains(string(cg), "cpuset:/"+Prefix+"pin-") {
+		t.Fatalf("not moved: %s", cg)
+	}
+	if err := p.Unpin(); err != nil {
+		t.Fatal(err)
+	}
+	cg, _ = os.ReadFile("/proc/self/cgroup")
+	if strings.Contains(string(cg), Prefix) {
+		t.Fatalf("not moved back: %s", cg)
 	}
 }

@@ -325,8 +325,8 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		if !neighbourRE.MatchString(n) {
 			return nil, p.errAt("neighbour", "%q is not one of 0, 25%%, x1, x2, x4", n)
 		}
-		if n != "0" && !opt.AllowUnlimited {
-			return nil, p.errAt("neighbour", "fio neighbours are not implemented yet; --allow-unlimited runs the cells without them, marked \"limits not applied\"")
+		if n == "25%" && p.IOPS <= 0 {
+			return nil, p.errAt("neighbour", "25%% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100)")
 		}
 	}
 

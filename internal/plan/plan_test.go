@@ -25,6 +25,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 		{"no stop", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\n", "give a duration"},
 		{"not yaml", "targets: [sqlite\n", "plan p.yaml: line"},
 		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
+		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops"},
 		{"negative iops", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: -80\n", "line 5: iops: must not be negative"},
 	}
 	for _, c := range cases {

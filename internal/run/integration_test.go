@@ -4,9 +4,11 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
+	"shootout/internal/limits"
 	"shootout/internal/plan"
 	"shootout/internal/result"
 	"shootout/internal/target"
@@ -85,6 +87,11 @@ func TestEveryOLTPTestOnEveryServer(t *testing.T) {
 				}
 				if name != "sqlite" && (!f.Server.Measured || f.Server.CPUSeconds <= 0) {
 					t.Errorf("%s: server CPU not measured: %+v", w, f.Server)
+				}
+				if name != "sqlite" && runtime.NumCPU() >= 2 && limits.Check(limits.Request{CPUs: "0"}) == nil {
+					if f.Limits.Settings["cpuset.cpus"] == "" {
+						t.Errorf("%s: server not placed on its own CPUs: %+v", w, f.Limits)
+					}
 				}
 				if f.Space.Bytes <= 0 {
 					t.Errorf("%s: space not measured", w)

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 
@@ -83,5 +84,31 @@ func TestIOPSCapBoundsServicedIOs(t *testing.T) {
 	t.Logf("%.1f IOs/s serviced under a 100 read + 100 write IOPS cap, %.0f tps", rate, f.Throughput.TPS)
 	if rate <= 0 || rate > 2*100*1.2 {
 		t.Fatalf("%.1f IOs/s under a cap of 100 reads + 100 writes per second", rate)
+	}
+}
+
+func TestNeighbourLoadIsMeasuredAndCleanedUp(t *testing.T) {
+	requireLimits(t)
+	if err := limits.CheckNeighbour("x1", 0); err != nil {
+		if testenv.CI() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	f := runOne(t, &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_update_index"}, Datasets: []string{"10000"},
+		Clients: []int{2}, Duration: "3s", Interval: "0s", Neighbour: []string{"x1"}, IOPS: 400})
+	ev := f.Limits.Evidence
+	r, _ := strconv.ParseFloat(ev["neighbour.read_iops"], 64)
+	w, _ := strconv.ParseFloat(ev["neighbour.write_iops"], 64)
+	t.Logf("neighbour x1 under a shared 400+400 IOPS cap: %.0f read + %.0f write IOPS; server %.0f tps", r, w, f.Throughput.TPS)
+	if r <= 0 || w <= 0 || ev["neighbour.jobs"] != "1" {
+		t.Fatalf("neighbour not measured: %v", ev)
+	}
+	if r > 400*1.2 || w > 400*1.2 {
+		t.Fatalf("the neighbour escaped the IOPS cap it shares with the server: %v", ev)
+	}
+	out, _ := exec.Command("pgrep", "-f", "shootout-neighbour").Output()
+	if len(out) > 0 {
+		t.Fatalf("fio still running: %s", out)
 	}
 }

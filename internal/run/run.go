@@ -36,6 +36,9 @@ type Runner struct {
 	KeepData bool
 	// AllowUnlimited runs a cell whose limits cannot be applied, marked so.
 	AllowUnlimited bool
+	// CPUs is the server's cpuset ("" for the default split: the server on
+	// every core but the first, shootout on the first; "all" for none).
+	CPUs string
 	// Ledger records servers and cgroups for the sweep after a SIGKILL.
 	Ledger *limits.Ledger
 	// Hooks, when set, are told about each cell's result (tests use them).
@@ -125,6 +128,13 @@ func (r *Runner) Cell(ctx context.Context, res *plan.Resolved, cell result.Cell)
 	return f
 }
 
+func rateText(rate int) string {
+	if rate == 0 {
+		return ", at full speed (within the IOPS cap it shares with the server, if any)"
+	}
+	return fmt.Sprintf(", at most %d read and %d write IOPS", rate, rate)
+}
+
 // shortID keeps cgroup names readable and unique per cell and process.
 func shortID(id string) string {
 	if len(id) > 60 {
@@ -157,10 +167,26 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		budget = metrics.MemAvailable()
 		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
 	}
-	if cell.Conditions.Neighbour != "0" {
-		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: fio neighbours are not implemented yet (--allow-unlimited)")
-	}
 	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS}
+	clientCPUs := ""
+	if t.Managed() && !t.Embedded() {
+		switch r.CPUs {
+		case "all":
+		case "":
+			if server, client, ok := limits.SplitCPUs(); ok {
+				if err := limits.Check(limits.Request{CPUs: server}); err == nil {
+					req.CPUs, clientCPUs = server, client
+				} else {
+					f.Limits.Notes = append(f.Limits.Notes, "server and client share every CPU: "+err.Error())
+				}
+			}
+		default:
+			req.CPUs = r.CPUs
+			if clientCPUs, err = limits.ClientCPUs(r.CPUs); err != nil {
+				return err
+			}
+		}
+	}
 	var group *limits.Group
 	switch {
 	case req.Empty():
@@ -184,6 +210,21 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 			}
 			r.Ledger.ForgetCgroups(group.Dirs())
 		}()
+		if clientCPUs != "" {
+			pin, err := limits.PinSelf(shortID(cell.ID)+"-client", clientCPUs)
+			if err != nil {
+				return err
+			}
+			r.Ledger.AddCgroups(pin.Dirs())
+			defer func() {
+				if err := pin.Unpin(); err != nil {
+					logf(r.Log, "%v", err)
+					return // never remove a cgroup shootout may still be in
+				}
+				r.Ledger.ForgetCgroups(pin.Dirs())
+			}()
+			f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("server on CPUs %s, shootout (the client) on CPUs %s", req.CPUs, clientCPUs))
+		}
 	}
 	dl := t.Dialect()
 	f.Target = result.Target{Name: t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
@@ -250,6 +291,37 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		return wk, nil
 	}
 	logf(r.Log, "running %s: %d clients, %s", cell.Workload, cell.Clients, describeStop(cfg))
+	if spec := limits.NeighbourSpec(cell.Conditions.Neighbour); spec != "0" && spec != "" {
+		maxRun := cfg.Duration
+		if maxRun == 0 {
+			maxRun = 10 * time.Minute // an --ops cell: fio still stops by itself
+		}
+		nb, err := limits.StartNeighbour(spec, r.WorkDir, cell.Conditions.IOPS, maxRun+time.Minute, group)
+		if err != nil {
+			return fmt.Errorf("neighbour %s: %w", spec, err)
+		}
+		for _, pid := range nb.PIDs() {
+			r.Ledger.AddServer(pid, nb.Dir)
+		}
+		logf(r.Log, "neighbour %s: fio, %d job(s) of random 4k 50/50 read/write, direct IO%s", spec, nb.Jobs, rateText(nb.Rate))
+		defer func() {
+			nr, err := nb.Stop()
+			for _, pid := range nb.PIDs() {
+				r.Ledger.ForgetServer(pid, nb.Dir)
+			}
+			if f.Limits.Evidence == nil {
+				f.Limits.Evidence = map[string]string{}
+			}
+			f.Limits.Evidence["neighbour.jobs"] = fmt.Sprint(nb.Jobs)
+			if err != nil {
+				f.Limits.Notes = append(f.Limits.Notes, "neighbour: "+err.Error())
+				return
+			}
+			f.Limits.Evidence["neighbour.read_iops"] = fmt.Sprintf("%.1f", nr.ReadIOPS)
+			f.Limits.Evidence["neighbour.write_iops"] = fmt.Sprintf("%.1f", nr.WriteIOPS)
+			logf(r.Log, "neighbour %s achieved %.0f read + %.0f write IOPS", spec, nr.ReadIOPS, nr.WriteIOPS)
+		}()
+	}
 	var ioBefore int64
 	if group != nil {
 		ioBefore = group.IOServiced()

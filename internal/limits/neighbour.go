@@ -1,0 +1,202 @@
+package limits
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// NeighbourFileBytes bounds the file the neighbours read and write: large
+// enough that the device, not a cache, serves them (direct IO), small
+// enough to lay out in a moment.
+const NeighbourFileBytes = 256 << 20
+
+// NeighbourSpec is one of the seed's neighbour loads: "0" (none), "25%" (one
+// job rate-limited to a quarter of the disk's IOPS), "x1", "x2", "x4" (1, 2,
+// 4 jobs at full speed). All are random 4k blocks, 50/50 read/write, direct
+// IO, on the disk of the server's data.
+type NeighbourSpec string
+
+// Jobs and rate of a spec; rate is IOPS per direction, 0 for unlimited.
+func (s NeighbourSpec) jobs(diskIOPS int) (jobs, rate int, err error) {
+	switch s {
+	case "25%":
+		if diskIOPS <= 0 {
+			return 0, 0, errors.New("neighbour 25% is a quarter of the disk's IOPS: give --iops (the cap the disk has)")
+		}
+		r := diskIOPS / 4
+		if r < 1 {
+			r = 1
+		}
+		return 1, r, nil
+	case "x1":
+		return 1, 0, nil
+	case "x2":
+		return 2, 0, nil
+	case "x4":
+		return 4, 0, nil
+	}
+	return 0, 0, fmt.Errorf("neighbour %q is not one of 0, 25%%, x1, x2, x4", string(s))
+}
+
+// Neighbour is a running fio.
+type Neighbour struct {
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	errOut bytes.Buffer
+	done   chan error
+	Jobs   int
+	Rate   int
+	Dir    string
+}
+
+// CheckNeighbour reports whether fio can run a spec here.
+func CheckNeighbour(spec NeighbourSpec, diskIOPS int) error {
+	if spec == "0" || spec == "" {
+		return nil
+	}
+	if _, _, err := spec.jobs(diskIOPS); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("fio"); err != nil {
+		return errors.New("fio not found; fix: apt-get install -y fio")
+	}
+	return nil
+}
+
+// StartNeighbour lays out its file under workDir and starts fio for at most
+// maxRun (fio stops by itself then, even if shootout is gone). In g's blkio
+// group, when there is one, fio shares the server's IOPS cap, as VMs share
+// a disk.
+func StartNeighbour(spec NeighbourSpec, workDir string, diskIOPS int, maxRun time.Duration, g *Group) (_ *Neighbour, err error) {
+	jobs, rate, err := spec.jobs(diskIOPS)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(workDir, "neighbour-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	file := filepath.Join(dir, "fio.dat")
+	if err := layOut(file, NeighbourFileBytes); err != nil {
+		return nil, err
+	}
+	secs := int(maxRun.Seconds())
+	if secs < 1 {
+		secs = 1
+	}
+	args := []string{"--name=shootout-neighbour", "--filename=" + file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
+		"--rw=randrw", "--rwmixread=50", "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1",
+		fmt.Sprintf("--numjobs=%d", jobs), "--group_reporting", "--time_based", fmt.Sprintf("--runtime=%d", secs),
+		"--output-format=json"}
+	if rate > 0 {
+		args = append(args, fmt.Sprintf("--rate_iops=%d,%d", rate, rate))
+	}
+	fio, err := exec.LookPath("fio")
+	if err != nil {
+		return nil, errors.New("fio not found; fix: apt-get install -y fio")
+	}
+	cmd := exec.Command(fio, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	n := &Neighbour{cmd: cmd, done: make(chan error, 1), Jobs: jobs, Rate: rate, Dir: dir}
+	cmd.Stdout, cmd.Stderr = &n.out, &n.errOut
+	if g != nil && g.dirs["blkio"] != "" {
+		if err := g.wrapInto(cmd, "blkio"); err != nil {
+			return nil, err
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start fio: %w", err)
+	}
+	go func() { n.done <- cmd.Wait() }()
+	return n, nil
+}
+
+// PIDs are fio's processes started here (its jobs are its children).
+func (n *Neighbour) PIDs() []int { return []int{n.cmd.Process.Pid} }
+
+// NeighbourResult is what fio achieved.
+type NeighbourResult struct {
+	ReadIOPS, WriteIOPS float64
+}
+
+// Stop ends fio (SIGINT makes it stop and report), reads what it achieved,
+// and removes its file.
+func (n *Neighbour) Stop() (NeighbourResult, error) {
+	defer os.RemoveAll(n.Dir)
+	syscall.Kill(-n.cmd.Process.Pid, syscall.SIGINT)
+	select {
+	case <-n.done:
+	case <-time.After(15 * time.Second):
+		syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL)
+		<-n.done
+		return NeighbourResult{}, errors.New("fio did not stop on SIGINT and was killed")
+	}
+	var rep struct {
+		Jobs []struct {
+			Read struct {
+				IOPS float64 `json:"iops"`
+			} `json:"read"`
+			Write struct {
+				IOPS float64 `json:"iops"`
+			} `json:"write"`
+		} `json:"jobs"`
+	}
+	out := n.out.Bytes()
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:] // fio may print notes before the JSON
+	}
+	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Jobs) == 0 {
+		return NeighbourResult{}, fmt.Errorf("read fio's report: %v: %s", err, strings.TrimSpace(n.errOut.String()))
+	}
+	var r NeighbourResult
+	for _, j := range rep.Jobs {
+		r.ReadIOPS += j.Read.IOPS
+		r.WriteIOPS += j.Write.IOPS
+	}
+	return r, nil
+}
+
+// layOut writes the neighbour's file with real blocks: reads of a sparse
+// file's holes never reach the disk.
+func layOut(path string, size int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for i := range buf {
+		buf[i] = byte(i*131 + 7)
+	}
+	for written := int64(0); written < size; written += int64(len(buf)) {
+		if _, err := f.Write(buf); err != nil {
+			return fmt.Errorf("lay out neighbour file %s: %w", path, err)
+		}
+	}
+	return f.Sync()
+}
+
+// wrapInto is Wrap limited to some controllers (fio joins the blkio group
+// only: its few pages must not count against the server's memory).
+func (g *Group) wrapInto(cmd *exec.Cmd, controllers ...string) error {
+	var files []string
+	for _, c := range controllers {
+		if d, ok := g.dirs[c]; ok {
+			files = append(files, filepath.Join(d, "cgroup.procs"))
+		}
+	}
+	return wrapWith(cmd, files)
+}
