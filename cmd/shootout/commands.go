@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/report"
@@ -149,6 +150,60 @@ func paramMap(kvs []string) (map[string]string, error) {
 		m[k] = v
 	}
 	return m, nil
+}
+
+func calibrateCmd() *cobra.Command {
+	var dir, out string
+	var seconds, iops int
+	c := &cobra.Command{
+		Use:   "calibrate [--dir DIR] [--iops N] [--out DIR]",
+		Short: "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return usage(fmt.Errorf("--dir %s: %v", dir, err))
+			}
+			if iops > 0 {
+				if err := limits.Check(limits.Request{IOPS: iops}); err != nil {
+					return usage(fmt.Errorf("--iops: %v", err))
+				}
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "calibrating the disk under %s: %d tests of %d s\n", dir, 4+2*btoi(iops > 0), seconds)
+			cal, err := limits.Calibrate(dir, seconds, iops)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "device %s (under %s)\n", cal.Device, dir)
+			for _, k := range []string{"randread_qd1", "randwrite_qd1", "randread_qd16", "randwrite_qd16", "randread_qd1_capped", "randwrite_qd1_capped"} {
+				if v, ok := cal.IOPS[k]; ok {
+					fmt.Fprintf(w, "  %-22s %10.0f IOPS\n", k, v)
+				}
+			}
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return usage(fmt.Errorf("--out %s: %v", out, err))
+				}
+				if err := cal.Save(out); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "saved %s/calibration.json\n", out)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&dir, "dir", "results", "a directory on the disk to measure (the disk of your --out)")
+	c.Flags().StringVar(&out, "out", "", "results directory to store calibration.json in")
+	c.Flags().IntVar(&seconds, "seconds", 5, "length of each fio test")
+	c.Flags().IntVar(&iops, "iops", 0, "also measure under this IOPS cap (cgroup blkio), as a server would get it")
+	return c
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // prepareCmd loads a dataset into an external server, like sysbench

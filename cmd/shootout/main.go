@@ -62,7 +62,7 @@ func main() {
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { pprof.StopCPUProfile() }
-	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd())
+	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd())
 	err := root.ExecuteContext(ctx)
 	stop()
 	os.Exit(exitCode(err))

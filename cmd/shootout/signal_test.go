@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -158,5 +159,35 @@ func TestLimitsWithoutRightsStopBeforeStarting(t *testing.T) {
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "creating cgroups needs root") || !strings.Contains(string(out), "--allow-unlimited") {
 		t.Fatalf("exit %v, output %q", err, out)
+	}
+}
+
+func TestCalibrateMeasuresTheDiskAndTheCap(t *testing.T) {
+	if err := limits.Check(limits.Request{IOPS: 100}); err != nil {
+		if testenv.CI() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	dir := testenv.WorkDir(t)
+	stdout, stderr, code := shootout(t, nil, "calibrate", "--dir", dir, "--seconds", "1", "--iops", "100", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "calibration.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cal limits.Calibration
+	if err := json.Unmarshal(b, &cal); err != nil {
+		t.Fatal(err)
+	}
+	capped, free := cal.IOPS["randread_qd1_capped"], cal.IOPS["randread_qd1"]
+	t.Logf("random 4k reads: %.0f IOPS free, %.0f under a 100 IOPS cap", free, capped)
+	if capped <= 0 || capped > 120 || free <= capped {
+		t.Fatalf("calibration %+v", cal.IOPS)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "calibrate-*")); len(left) != 0 {
+		t.Fatalf("fio file left: %v", left)
 	}
 }

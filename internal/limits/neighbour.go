@@ -13,9 +13,9 @@ import (
 	"time"
 )
 
-// NeighbourFileBytes bounds the file the neighbours read and write: large
-// enough that the device, not a cache, serves them (direct IO), small
-// enough to lay out in a moment.
+// NeighbourFileBytes is the default size of the file the neighbours read
+// and write (plan key neighbour_file, 16M to 2G): direct IO makes the
+// device, not a cache, serve them; small enough to lay out in a moment.
 const NeighbourFileBytes = 256 << 20
 
 // NeighbourSpec is one of the seed's neighbour loads: "0" (none), "25%" (one
@@ -75,7 +75,7 @@ func CheckNeighbour(spec NeighbourSpec, diskIOPS int) error {
 // maxRun (fio stops by itself then, even if shootout is gone). In g's blkio
 // group, when there is one, fio shares the server's IOPS cap, as VMs share
 // a disk.
-func StartNeighbour(spec NeighbourSpec, workDir string, diskIOPS int, maxRun time.Duration, g *Group) (_ *Neighbour, err error) {
+func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOPS int, maxRun time.Duration, g *Group) (_ *Neighbour, err error) {
 	jobs, rate, err := spec.jobs(diskIOPS)
 	if err != nil {
 		return nil, err
@@ -90,14 +90,17 @@ func StartNeighbour(spec NeighbourSpec, workDir string, diskIOPS int, maxRun tim
 		}
 	}()
 	file := filepath.Join(dir, "fio.dat")
-	if err := layOut(file, NeighbourFileBytes); err != nil {
+	if fileBytes <= 0 {
+		fileBytes = NeighbourFileBytes
+	}
+	if err := layOut(file, fileBytes); err != nil {
 		return nil, err
 	}
 	secs := int(maxRun.Seconds())
 	if secs < 1 {
 		secs = 1
 	}
-	args := []string{"--name=shootout-neighbour", "--filename=" + file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
+	args := []string{"--name=shootout-neighbour", "--filename=" + file, fmt.Sprintf("--size=%d", fileBytes),
 		"--rw=randrw", "--rwmixread=50", "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1",
 		fmt.Sprintf("--numjobs=%d", jobs), "--group_reporting", "--time_based", fmt.Sprintf("--runtime=%d", secs),
 		"--output-format=json"}

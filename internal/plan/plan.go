@@ -43,6 +43,8 @@ type Plan struct {
 	Seed       int64                        `yaml:"seed"`
 	Settings   map[string]map[string]string `yaml:"settings"`
 	MaxRetries *int                         `yaml:"max_retries"`
+	// NeighbourFile bounds the file fio neighbours read and write.
+	NeighbourFile string `yaml:"neighbour_file"`
 
 	lines map[string]int // yaml key -> line, for error messages
 	file  string
@@ -61,6 +63,8 @@ type Resolved struct {
 	Seed       int64
 	Settings   map[string]map[string]string
 	Skipped    map[string]string // target -> why it is not available here
+	// NeighbourFileBytes is the size of the neighbours' file.
+	NeighbourFileBytes int64
 }
 
 // Target returns the resolved target whose (masked) name is name.
@@ -123,7 +127,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "memory", "iops", "neighbour", "trim", "interval", "seed", "settings", "max_retries"}
+		"repeat", "memory", "iops", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -317,6 +321,14 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	}
 	if p.IOPS < 0 {
 		return nil, p.errAt("iops", "must not be negative")
+	}
+	r.NeighbourFileBytes = 256 << 20
+	if p.NeighbourFile != "" {
+		n, err := ParseBytes(p.NeighbourFile)
+		if err != nil || n < 16<<20 || n > 2<<30 {
+			return nil, p.errAt("neighbour_file", "%q is not a size from 16M to 2G", p.NeighbourFile)
+		}
+		r.NeighbourFileBytes = n
 	}
 	if len(p.Neighbour) == 0 {
 		p.Neighbour = []string{"0"}

@@ -296,7 +296,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		if maxRun == 0 {
 			maxRun = 10 * time.Minute // an --ops cell: fio still stops by itself
 		}
-		nb, err := limits.StartNeighbour(spec, r.WorkDir, cell.Conditions.IOPS, maxRun+time.Minute, group)
+		nb, err := limits.StartNeighbour(spec, r.WorkDir, res.NeighbourFileBytes, cell.Conditions.IOPS, maxRun+time.Minute, group)
 		if err != nil {
 			return fmt.Errorf("neighbour %s: %w", spec, err)
 		}
