@@ -90,20 +90,8 @@ func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("fio: %v", err)
 	}
-	var rep struct {
-		Jobs []struct {
-			Read struct {
-				IOPS float64 `json:"iops"`
-			} `json:"read"`
-			Write struct {
-				IOPS float64 `json:"iops"`
-			} `json:"write"`
-		} `json:"jobs"`
-	}
-	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Jobs) == 0 {
-		return 0, fmt.Errorf("read fio's report: %v", err)
-	}
-	return rep.Jobs[0].Read.IOPS + rep.Jobs[0].Write.IOPS, nil
+	r, w, err := parseFio(out)
+	return r + w, err
 }
 
 // Save writes the calibration as DIR/calibration.json.

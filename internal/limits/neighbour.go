@@ -147,6 +147,20 @@ func (n *Neighbour) Stop() (NeighbourResult, error) {
 		<-n.done
 		return NeighbourResult{}, errors.New("fio did not stop on SIGINT and was killed")
 	}
+	out := n.out.Bytes()
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:] // fio may print notes before the JSON
+	}
+	var r NeighbourResult
+	var err error
+	if r.ReadIOPS, r.WriteIOPS, err = parseFio(out); err != nil {
+		return NeighbourResult{}, fmt.Errorf("%v: %s", err, strings.TrimSpace(n.errOut.String()))
+	}
+	return r, nil
+}
+
+// parseFio sums the read and write IOPS of every job in fio's JSON report.
+func parseFio(out []byte) (read, write float64, err error) {
 	var rep struct {
 		Jobs []struct {
 			Read struct {
@@ -157,19 +171,14 @@ func (n *Neighbour) Stop() (NeighbourResult, error) {
 			} `json:"write"`
 		} `json:"jobs"`
 	}
-	out := n.out.Bytes()
-	if i := bytes.IndexByte(out, '{'); i > 0 {
-		out = out[i:] // fio may print notes before the JSON
-	}
 	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Jobs) == 0 {
-		return NeighbourResult{}, fmt.Errorf("read fio's report: %v: %s", err, strings.TrimSpace(n.errOut.String()))
+		return 0, 0, fmt.Errorf("read fio's report: %v", err)
 	}
-	var r NeighbourResult
 	for _, j := range rep.Jobs {
-		r.ReadIOPS += j.Read.IOPS
-		r.WriteIOPS += j.Write.IOPS
+		read += j.Read.IOPS
+		write += j.Write.IOPS
 	}
-	return r, nil
+	return read, write, nil
 }
 
 // layOut writes the neighbour's file with real blocks: reads of a sparse
