@@ -22,13 +22,13 @@ import (
 )
 
 type runFlags struct {
-	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus string
-	ops                                                                                                          int64
-	rate                                                                                                         float64
-	iops, repeat, maxRetries                                                                                     int
-	seed                                                                                                         int64
-	params                                                                                                       []string
-	resume, dryRun, allowUnlimited, keepData                                                                     bool
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps string
+	ops                                                                                                               int64
+	rate                                                                                                              float64
+	iops, repeat, maxRetries                                                                                          int
+	seed                                                                                                              int64
+	params                                                                                                            []string
+	resume, dryRun, allowUnlimited, keepData                                                                          bool
 }
 
 func runCmd() *cobra.Command {
@@ -61,6 +61,7 @@ runs the default study on every target available here.`,
 	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
 	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
 	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
+	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
 	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs as a cpuset list, e.g. 1 or 1-3; shootout gets the rest (default: the server every core but the first; \"all\" for no placement)")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
 	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
@@ -164,6 +165,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("iops") {
 		p.IOPS = f.iops
+	}
+	if ch("bps") {
+		p.BPS = f.bps
 	}
 	if ch("neighbour") {
 		p.Neighbour = splitList(f.neighbour)
@@ -289,7 +293,7 @@ func checkLimits(res *plan.Resolved, allow bool, cpus string) error {
 			break
 		}
 		t := res.Target(c.Target)
-		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS}
+		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
 		if cpus != "" && cpus != "all" {
 			req.CPUs = cpus
 		}
@@ -297,7 +301,7 @@ func checkLimits(res *plan.Resolved, allow bool, cpus string) error {
 			continue
 		}
 		if err := limits.Check(req); err != nil {
-			return fmt.Errorf("--memory/--iops/--cpus: %v", err)
+			return fmt.Errorf("--memory/--iops/--bps/--cpus: %v", err)
 		}
 	}
 	for _, c := range res.Cells {

@@ -19,11 +19,12 @@ import (
 type Request struct {
 	MemoryBytes int64
 	IOPS        int    // read and write IOPS each, on the data directory's disk
+	BPS         int64  // read and write bytes per second each, likewise
 	CPUs        string // cpuset list such as "1" or "0-1"
 }
 
 // Empty is true when nothing is asked.
-func (r Request) Empty() bool { return r.MemoryBytes == 0 && r.IOPS == 0 && r.CPUs == "" }
+func (r Request) Empty() bool { return r.MemoryBytes == 0 && r.IOPS == 0 && r.BPS == 0 && r.CPUs == "" }
 
 // Root is where cgroupfs is mounted.
 const Root = "/sys/fs/cgroup"
@@ -68,7 +69,7 @@ func controllers(r Request) []string {
 	if r.MemoryBytes > 0 {
 		cs = append(cs, "memory")
 	}
-	if r.IOPS > 0 {
+	if r.IOPS > 0 || r.BPS > 0 {
 		cs = append(cs, "blkio")
 	}
 	if r.CPUs != "" {
@@ -120,15 +121,25 @@ func Create(name string, r Request, dataDir string) (_ *Group, err error) {
 			}
 		}
 	}
-	if r.IOPS > 0 {
+	if r.IOPS > 0 || r.BPS > 0 {
 		dev, err := diskOf(dataDir)
 		if err != nil {
 			return nil, err
 		}
-		v := fmt.Sprintf("%s %d", dev, r.IOPS)
-		for _, f := range []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"} {
-			if err := g.write("blkio", f, v); err != nil {
-				return nil, err
+		for _, lim := range []struct {
+			n     int64
+			files []string
+		}{
+			{int64(r.IOPS), []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}},
+			{r.BPS, []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}},
+		} {
+			if lim.n <= 0 {
+				continue
+			}
+			for _, f := range lim.files {
+				if err := g.write("blkio", f, fmt.Sprintf("%s %d", dev, lim.n)); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

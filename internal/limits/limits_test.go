@@ -33,7 +33,7 @@ func requireCgroups(t *testing.T) {
 func TestCreateWritesLimitsAndRemoveCleansUp(t *testing.T) {
 	requireCgroups(t)
 	dir := t.TempDir()
-	g, err := Create("test-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 256 << 20, IOPS: 100, CPUs: "0"}, dir)
+	g, err := Create("test-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 256 << 20, IOPS: 100, BPS: 20 << 20, CPUs: "0"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +44,10 @@ func TestCreateWritesLimitsAndRemoveCleansUp(t *testing.T) {
 	riops, _ := os.ReadFile(filepath.Join(Root, "blkio", g.Name, "blkio.throttle.read_iops_device"))
 	if !strings.HasSuffix(strings.TrimSpace(string(riops)), " 100") {
 		t.Errorf("read iops %q", riops)
+	}
+	wbps, _ := os.ReadFile(filepath.Join(Root, "blkio", g.Name, "blkio.throttle.write_bps_device"))
+	if !strings.HasSuffix(strings.TrimSpace(string(wbps)), " "+strconv.Itoa(20<<20)) {
+		t.Errorf("write bps %q", wbps)
 	}
 	if !strings.HasPrefix(g.Name, Prefix) || len(g.ProcsFiles()) != 3 {
 		t.Errorf("name %s, %d procs files", g.Name, len(g.ProcsFiles()))

@@ -37,6 +37,7 @@ type Plan struct {
 	Repeat     int                          `yaml:"repeat"`
 	Memory     string                       `yaml:"memory"`
 	IOPS       int                          `yaml:"iops"`
+	BPS        string                       `yaml:"bps"`
 	Neighbour  []string                     `yaml:"neighbour"`
 	Trim       *float64                     `yaml:"trim"`
 	Interval   string                       `yaml:"interval"`
@@ -127,7 +128,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "memory", "iops", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries"}
+		"repeat", "memory", "iops", "bps", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -322,6 +323,13 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	if p.IOPS < 0 {
 		return nil, p.errAt("iops", "must not be negative")
 	}
+	var bps int64
+	if p.BPS != "" {
+		var err error
+		if bps, err = ParseBytes(p.BPS); err != nil {
+			return nil, p.errAt("bps", "%v (bytes per second, e.g. 20M)", err)
+		}
+	}
 	r.NeighbourFileBytes = 256 << 20
 	if p.NeighbourFile != "" {
 		n, err := ParseBytes(p.NeighbourFile)
@@ -350,7 +358,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 						for _, t := range r.Targets {
 							cell := result.Cell{
 								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-								Conditions: result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, Neighbour: n},
+								Conditions: result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: bps, Neighbour: n},
 								Repeat:     rep, Ops: p.Ops, Rate: p.Rate,
 							}
 							if r.Duration > 0 {
@@ -383,6 +391,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.IOPS > 0 {
 		id += fmt.Sprintf("__io%d", c.Conditions.IOPS)
+	}
+	if c.Conditions.BPS > 0 {
+		id += "__bps" + target.HumanBytes(c.Conditions.BPS)
 	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))

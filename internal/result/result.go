@@ -37,6 +37,7 @@ type Cell struct {
 type Conditions struct {
 	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 	IOPS        int    `json:"iops,omitempty"`
+	BPS         int64  `json:"bps,omitempty"`
 	Neighbour   string `json:"neighbour"`
 }
 

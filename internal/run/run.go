@@ -167,7 +167,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		budget = metrics.MemAvailable()
 		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
 	}
-	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS}
+	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS, BPS: cell.Conditions.BPS}
 	clientCPUs := ""
 	if t.Managed() && !t.Embedded() {
 		switch r.CPUs {
