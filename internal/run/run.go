@@ -192,6 +192,8 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	case req.Empty():
 	case t.Embedded():
 		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: the embedded database runs inside shootout's own process")
+	case !t.Managed():
+		f.Limits.Notes = append(f.Limits.Notes, "limits not applied: an external server runs outside shootout's control")
 	default:
 		if err := limits.Check(req); err != nil {
 			if !r.AllowUnlimited {
