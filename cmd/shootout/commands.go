@@ -29,9 +29,9 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 }
 
 func reportCmd() *cobra.Command {
-	var baseline string
+	var baseline, csvFile string
 	c := &cobra.Command{
-		Use:   "report DIR",
+		Use:   "report DIR [--csv FILE]",
 		Short: "Print the side-by-side tables of a results directory",
 		Args:  exactArgs(1, "one results directory (the --out of a run)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,11 +44,29 @@ func reportCmd() *cobra.Command {
 					baseline = m.Baseline
 				}
 			}
+			if baseline == "" && len(files) > 0 {
+				baseline = files[0].Cell.Target
+			}
 			report.Terminal(cmd.OutOrStdout(), files, baseline)
+			if csvFile != "" {
+				f, err := os.Create(csvFile)
+				if err != nil {
+					return usage(fmt.Errorf("--csv %s: %v", csvFile, err))
+				}
+				if err := report.CSV(f, files, baseline); err != nil {
+					f.Close()
+					return fmt.Errorf("write %s: %w", csvFile, err)
+				}
+				if err := f.Close(); err != nil {
+					return fmt.Errorf("write %s: %w", csvFile, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s\n", csvFile)
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&baseline, "baseline", "", "the target the others are compared with (default: the run's)")
+	c.Flags().StringVar(&csvFile, "csv", "", "also write one row per cell and operation to this CSV file")
 	return c
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"strings"
 	"testing"
 
@@ -57,5 +58,39 @@ func TestLabelOrder(t *testing.T) {
 		if !labelLess(want[i], want[i+1]) || labelLess(want[i+1], want[i]) {
 			t.Errorf("%s should sort before %s", want[i], want[i+1])
 		}
+	}
+}
+
+func TestCSVRowsAndRatios(t *testing.T) {
+	files := []*result.File{
+		cell("mariadb-rocksdb", 1, "0", 2, "ok"),
+		cell("mariadb-innodb", 1, "0", 5, "ok"),
+		cell("postgres", 1, "0", 0, "failed: start postgres: x, \"quoted\""),
+	}
+	var b bytes.Buffer
+	if err := CSV(&b, files, "mariadb-rocksdb"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatalf("not valid CSV: %v\n%s", err, b.String())
+	}
+	if len(rows) != 4 || len(rows[0]) != len(CSVHeader) {
+		t.Fatalf("%d rows of %d columns", len(rows), len(rows[0]))
+	}
+	col := func(name string) int {
+		for i, h := range CSVHeader {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return -1
+	}
+	if rows[2][col("target")] != "mariadb-innodb" || rows[2][col("times_baseline")] != "2.5000" {
+		t.Fatalf("innodb row %v", rows[2])
+	}
+	if rows[3][col("times_baseline")] != "" || rows[3][col("status")] != "failed: start postgres: x, \"quoted\"" {
+		t.Fatalf("failed row %v", rows[3])
 	}
 }

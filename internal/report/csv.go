@@ -1,0 +1,76 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"sort"
+
+	"shootout/internal/result"
+)
+
+// CSVHeader names the columns of CSV, one row per cell.
+var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
+	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
+	"server_cpu_ms_per_op", "server_write_bytes_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "load_s", "version"}
+
+// CSV writes one row per cell and operation, for spreadsheets, with the
+// same "times the baseline" ratio as the terminal table (against the
+// baseline's cell with the same group, label and repeat).
+func CSV(w io.Writer, files []*result.File, baseline string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	type key struct {
+		group, label, op string
+		repeat           int
+	}
+	base := map[key]float64{}
+	groupOf := func(f *result.File) string {
+		c := f.Cell
+		return fmt.Sprintf("%s|%s|%d|%d|%v", c.Workload, c.Dataset, c.Conditions.MemoryBytes, c.Conditions.IOPS, c.Params)
+	}
+	for _, f := range files {
+		if f.Cell.Target == baseline && f.OK() {
+			for op, o := range f.Ops {
+				base[key{groupOf(f), f.Cell.Label(), op, f.Cell.Repeat}] = o.MeanMs
+			}
+		}
+	}
+	for _, f := range files {
+		c := f.Cell
+		ops := make([]string, 0, len(f.Ops))
+		for op := range f.Ops {
+			ops = append(ops, op)
+		}
+		sort.Strings(ops)
+		if len(ops) == 0 {
+			ops = []string{""}
+		}
+		for _, op := range ops {
+			o := f.Ops[op]
+			ratio := ""
+			if b := base[key{groupOf(f), c.Label(), op, c.Repeat}]; b > 0 && f.OK() && o.Count > 0 {
+				ratio = fmt.Sprintf("%.4f", o.MeanMs/b)
+			}
+			errps := 0.0
+			if f.Throughput.Seconds > 0 {
+				errps = float64(f.Throughput.Errors) / f.Throughput.Seconds
+			}
+			row := []string{c.Workload, c.Dataset, fmt.Sprint(c.Conditions.MemoryBytes), fmt.Sprint(c.Conditions.IOPS), fmt.Sprint(c.Clients),
+				c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
+				op, num(o.MeanMs), ratio, num(o.P50Ms), num(o.P95Ms), num(o.P99Ms), num(o.MaxMs),
+				num(f.Throughput.TPS), num(f.Throughput.QPS), num(errps),
+				num(f.Server.CPUSecondsPerOp * 1000), num(f.Server.WriteBytesPerOp), num(f.Client.CPUSecondsPerOp * 1000),
+				fmt.Sprint(f.Space.Bytes), fmt.Sprint(f.Space.SettledBytes), num(f.Load.Seconds), f.Target.Version}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func num(v float64) string { return fmt.Sprintf("%.4f", v) }
