@@ -70,6 +70,32 @@ func reportCmd() *cobra.Command {
 	return c
 }
 
+func compareCmd() *cobra.Command {
+	var alpha float64
+	c := &cobra.Command{
+		Use:   "compare DIR_A DIR_B",
+		Short: "Match the cells of two runs and say which changes stand out from the noise",
+		Args:  exactArgs(2, "two results directories (before and after)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if alpha <= 0 || alpha >= 1 {
+				return usage(fmt.Errorf("--alpha: %v is not a significance level in (0, 1) such as 0.05", alpha))
+			}
+			a, err := result.ReadDir(args[0])
+			if err != nil {
+				return usage(err)
+			}
+			b, err := result.ReadDir(args[1])
+			if err != nil {
+				return usage(err)
+			}
+			report.Compare(cmd.OutOrStdout(), a, b, alpha)
+			return nil
+		},
+	}
+	c.Flags().Float64Var(&alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
+	return c
+}
+
 func targetsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "targets",

@@ -62,7 +62,7 @@ func main() {
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { pprof.StopCPUProfile() }
-	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd())
+	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd(), compareCmd())
 	err := root.ExecuteContext(ctx)
 	stop()
 	os.Exit(exitCode(err))

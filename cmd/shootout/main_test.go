@@ -68,6 +68,9 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "mysql://root:hunter2@192.168.1.9/sbtest", "--workload", "oltp_point_select"}, "not a loopback address"},
 		{[]string{"report", filepath.Join(dir, "nothing")}, "results directory"},
 		{[]string{"schema", "--workload", "oltp_read_write"}, "schema needs --workload and --target"},
+		{[]string{"compare", dir}, "compare: want two results directories"},
+		{[]string{"compare", dir, dir, "--alpha", "2"}, "--alpha: 2 is not a significance level"},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "7"}, `--cpus: "7" is not a list of this machine's CPUs`},
 	}
 	for _, c := range cases {
 		_, stderr, code := shootout(t, nil, c.args...)
