@@ -27,6 +27,8 @@ type Usage struct {
 	WriteBytes int64
 	RSSBytes   int64
 	Processes  int
+	// CtxSwitches counts voluntary and involuntary context switches.
+	CtxSwitches int64
 }
 
 // ReadTree sums usage over the processes rooted at the given PIDs. CPU
@@ -42,6 +44,7 @@ func ReadTree(roots []int) Usage {
 		u.WriteBytes += p.write
 		u.RSSBytes += p.rss
 		u.Processes++
+		u.CtxSwitches += p.ctx
 	}
 	return u
 }
@@ -51,6 +54,7 @@ type procUsage struct {
 	read, write int64
 	rss         int64
 	ppid        int
+	ctx         int64
 }
 
 func readProc(pid int) procUsage {
@@ -74,6 +78,14 @@ func readProc(pid int) procUsage {
 	p.cpu = float64(ticks) / clockTicks
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
 	p.rss = pages * int64(os.Getpagesize())
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":\t"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				p.ctx += n
+			}
+		}
+	}
 	if io, err := os.Open("/proc/" + strconv.Itoa(pid) + "/io"); err == nil {
 		sc := bufio.NewScanner(io)
 		for sc.Scan() {
@@ -229,6 +241,7 @@ type Report struct {
 	PeakRSSBytes     int64
 	MaxLoadAvg       float64
 	ClientCPUSeconds float64
+	CtxSwitches      int64
 	Measured         bool // false when the server's processes are unknown
 }
 
@@ -253,6 +266,7 @@ func (s *Sampler) Stop() Report {
 		PeakRSSBytes:     s.peakRSS,
 		MaxLoadAvg:       s.maxLoad,
 		ClientCPUSeconds: s.endSelf - s.startSelf,
+		CtxSwitches:      s.end.CtxSwitches - s.start.CtxSwitches,
 		Measured:         len(s.pids) > 0 && s.end.Processes > 0,
 	}
 }

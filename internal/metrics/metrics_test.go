@@ -27,6 +27,9 @@ func TestReadTreeCountsChildren(t *testing.T) {
 	if child.RSSBytes <= 0 {
 		t.Fatal("no RSS")
 	}
+	if self.CtxSwitches <= 0 {
+		t.Fatal("no context switches counted")
+	}
 }
 
 func TestDirBytesIsAllocatedSpace(t *testing.T) {

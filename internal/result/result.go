@@ -97,6 +97,12 @@ type Server struct {
 	WriteBytesPerOp float64 `json:"write_bytes_per_op"`
 	PeakRSSBytes    int64   `json:"peak_rss_bytes"`
 	MaxLoadAvg      float64 `json:"max_load_avg"`
+	// ContextSwitches of the server's threads during the run.
+	ContextSwitches      int64   `json:"context_switches"`
+	ContextSwitchesPerOp float64 `json:"context_switches_per_op"`
+	// IOOpsPerOp is disk operations per operation as the cgroup counted
+	// them (reads and writes; 0 without a blkio group).
+	IOOpsPerOp float64 `json:"io_ops_per_op,omitempty"`
 }
 
 // Space is the data directory's size after the run, and after settling.

@@ -82,6 +82,9 @@ func TestIOPSCapBoundsServicedIOs(t *testing.T) {
 		t.Fatalf("no io rate in evidence: %+v", f.Limits)
 	}
 	t.Logf("%.1f IOs/s serviced under a 100 read + 100 write IOPS cap, %.0f tps", rate, f.Throughput.TPS)
+	if f.Server.IOOpsPerOp <= 0 || f.Server.ContextSwitchesPerOp <= 0 {
+		t.Fatalf("io ops / context switches per op not measured: %+v", f.Server)
+	}
 	if rate <= 0 || rate > 2*100*1.2 {
 		t.Fatalf("%.1f IOs/s under a cap of 100 reads + 100 writes per second", rate)
 	}

@@ -342,6 +342,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		f.Limits.Applied = true
 		f.Limits.Settings = group.Applied
 		f.Limits.Evidence = group.Evidence()
+		if ios := group.IOServiced() - ioBefore; ios > 0 && dres != nil && dres.Events > 0 {
+			f.Server.IOOpsPerOp = float64(ios) / float64(dres.Events)
+		}
 		if req.IOPS > 0 && runSecs > 0 {
 			// the cap's effect on the driven run alone, load excluded
 			f.Limits.Evidence["io_serviced_per_s_during_run"] = fmt.Sprintf("%.1f", float64(group.IOServiced()-ioBefore)/runSecs)
@@ -472,7 +475,8 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	f.Server = result.Server{Measured: u.Measured, CPUSeconds: u.ServerCPUSeconds, CPUSecondsPerOp: per(u.ServerCPUSeconds),
 		ReadBytes: u.ServerReadBytes, WriteBytes: u.ServerWriteBytes,
 		ReadBytesPerOp: per(float64(u.ServerReadBytes)), WriteBytesPerOp: per(float64(u.ServerWriteBytes)),
-		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg}
+		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg,
+		ContextSwitches: u.CtxSwitches, ContextSwitchesPerOp: per(float64(u.CtxSwitches))}
 	switch {
 	case !u.Measured:
 		f.Server.Note = "server processes unknown (external server): only the load average is measured"
