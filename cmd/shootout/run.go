@@ -215,7 +215,10 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		return usage(err)
 	}
 	log := cmd.ErrOrStderr()
-	opt := plan.Options{AllowUnlimited: f.allowUnlimited}
+	if err := limits.ValidateCPUs(f.cpus); err != nil {
+		return usage(fmt.Errorf("--cpus: %v", err))
+	}
+	opt := plan.Options{}
 	if preset {
 		// a preset runs on what is here and says what it skipped
 		opt.Available = func(t target.Target) error { return t.Available() }
@@ -241,9 +244,6 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	}
 	if err := preflight(ctx, res); err != nil {
 		return usage(err)
-	}
-	if err := limits.ValidateCPUs(f.cpus); err != nil {
-		return usage(fmt.Errorf("--cpus: %v", err))
 	}
 	if err := checkLimits(res, f.allowUnlimited, f.cpus); err != nil {
 		return usage(err)

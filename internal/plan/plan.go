@@ -174,9 +174,6 @@ func ParseBytes(s string) (int64, error) {
 
 // Options that are not part of a plan but change how it resolves.
 type Options struct {
-	// AllowUnlimited runs cells whose limits (IOPS caps, neighbours) cannot
-	// be applied, marking them so, instead of refusing the plan.
-	AllowUnlimited bool
 	// Available reports whether a target can run here; nil means every one.
 	Available func(target.Target) error
 }
