@@ -239,7 +239,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
 	}
 	if f.dryRun {
-		printDryRun(cmd.OutOrStdout(), res)
+		printDryRun(cmd.OutOrStdout(), res, f.cpus)
 		return nil
 	}
 	if err := preflight(ctx, res); err != nil {
@@ -328,9 +328,18 @@ func preflight(ctx context.Context, res *plan.Resolved) error {
 	return nil
 }
 
-func printDryRun(w io.Writer, res *plan.Resolved) {
+func printDryRun(w io.Writer, res *plan.Resolved, cpus string) {
 	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
 		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
+	switch server, client, ok := limits.SplitCPUs(); {
+	case cpus == "all":
+		fmt.Fprintln(w, "  CPUs: servers and shootout share every core (--cpus all)")
+	case cpus != "":
+		rest, _ := limits.ClientCPUs(cpus)
+		fmt.Fprintf(w, "  CPUs: each server on %s, shootout on %s\n", cpus, rest)
+	case ok:
+		fmt.Fprintf(w, "  CPUs: each server on %s, shootout on %s (cpusets; --cpus changes it)\n", server, client)
+	}
 	for _, t := range res.Targets {
 		fmt.Fprintf(w, "  target %-16s %s\n", t.Name(), startsWhat(t, res.Settings[t.Name()]))
 	}
