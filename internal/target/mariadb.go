@@ -184,18 +184,8 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 		return err
 	}
 	defer root.Close()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if err = root.PingContext(ctx); err == nil {
-			break
-		}
-		if !in.proc.running() {
-			return fmt.Errorf("mariadbd exited during start-up: %s", tail(in.errorLog, 8))
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("mariadbd not ready after 60 s: %v; log: %s", err, tail(in.errorLog, 8))
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := in.waitReady(ctx, root, "mariadbd", in.errorLog); err != nil {
+		return err
 	}
 	if in.engine == "rocksdb" {
 		var n int

@@ -198,18 +198,8 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 		return err
 	}
 	defer admin.Close()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if err = admin.PingContext(ctx); err == nil {
-			break
-		}
-		if !in.proc.running() {
-			return fmt.Errorf("postgres exited during start-up: %s", tail(in.logFile, 8))
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("postgres not ready after 60 s: %v; log: %s", err, tail(in.logFile, 8))
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := in.waitReady(ctx, admin, "postgres", in.logFile); err != nil {
+		return err
 	}
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE sbtest"); err != nil {
 		return err

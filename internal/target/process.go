@@ -97,6 +97,25 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 	return err
 }
 
+// waitReady polls db until the server answers, it exits (the reason is in
+// its log), or a minute passes.
+func (m *managed) waitReady(ctx context.Context, db *sql.DB, name, logFile string) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		if err == nil {
+			return nil
+		}
+		if !m.proc.running() {
+			return fmt.Errorf("%s exited during start-up: %s", name, tail(logFile, 8))
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s not ready after 60 s: %v; log: %s", name, err, tail(logFile, 8))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (m *managed) execAll(ctx context.Context, qs ...string) error {
 	for _, q := range qs {
 		if _, err := m.db.ExecContext(ctx, q); err != nil {
