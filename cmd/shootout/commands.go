@@ -161,6 +161,9 @@ func schemaCmd() *cobra.Command {
 			if err != nil {
 				return usage(fmt.Errorf("--target: %v", err))
 			}
+			if ds == "" {
+				ds = w.DefaultDataset()
+			}
 			d, err := w.Dataset(ds, 1)
 			if err != nil {
 				return usage(fmt.Errorf("--dataset: %v", err))
@@ -179,7 +182,7 @@ func schemaCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&wl, "workload", "", "workload name")
 	c.Flags().StringVar(&tg, "target", "", "target name or URL")
-	c.Flags().StringVar(&ds, "dataset", "1000000", "dataset (some DDL depends on it)")
+	c.Flags().StringVar(&ds, "dataset", "", "dataset (some DDL depends on it; default: the workload's)")
 	c.Flags().StringArrayVar(&params, "param", nil, "workload parameter key=value")
 	return c
 }
@@ -276,6 +279,9 @@ func prepareCmd() *cobra.Command {
 			if t.Managed() {
 				return usage(fmt.Errorf("--target: prepare is for external servers (a mysql:// or postgres:// URL); `run` loads managed targets itself"))
 			}
+			if ds == "" {
+				ds = w.DefaultDataset()
+			}
 			d, err := w.Dataset(ds, seed)
 			if err != nil {
 				return usage(fmt.Errorf("--dataset: %v", err))
@@ -285,7 +291,7 @@ func prepareCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&wl, "workload", "oltp_read_write", "workload name")
 	c.Flags().StringVar(&tg, "target", "", "external server URL")
-	c.Flags().StringVar(&ds, "dataset", "1000000", "dataset")
+	c.Flags().StringVar(&ds, "dataset", "", "dataset (default: the workload's)")
 	c.Flags().Int64Var(&seed, "seed", 1, "dataset seed")
 	c.Flags().StringArrayVar(&params, "param", nil, "workload parameter key=value")
 	return c

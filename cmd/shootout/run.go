@@ -54,7 +54,7 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.targets, "targets", "", "comma-separated targets: "+strings.Join(target.Names(), ", ")+", or a mysql:// or postgres:// URL")
 	fl.StringVar(&f.baseline, "baseline", "", "the target the others are compared with (default: the first)")
 	fl.StringVar(&f.workload, "workload", "", "comma-separated workloads (see `shootout studies` and docs/workloads.md)")
-	fl.StringVar(&f.dataset, "dataset", "", "comma-separated datasets: a row count for oltp (1000000, 1M)")
+	fl.StringVar(&f.dataset, "dataset", "", "comma-separated datasets: a row count for oltp (1000000, 1M); small, large or giant for redmine (default: the workload's)")
 	fl.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,2,4")
 	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
 	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after this many operations in all")
@@ -114,7 +114,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 			p = &sp
 			preset = true
 		} else {
-			p = &plan.Plan{Name: "custom", Targets: plan.Studies[0].Plan.Targets, Datasets: []string{"1000000"}, Clients: []int{1}, Duration: "60s"}
+			p = &plan.Plan{Name: "custom", Targets: plan.Studies[0].Plan.Targets, Clients: []int{1}, Duration: "60s"}
 			preset = true
 		}
 	}

@@ -124,10 +124,14 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	}
 
 	counters := make([]map[string]int64, 0, cfg.Clients)
+	var statements [][]workload.StatementStat
 	var countersMu sync.Mutex
 	keepCounters := func(w workload.Worker) {
 		countersMu.Lock()
 		counters = append(counters, w.Counters())
+		if st, ok := w.(workload.StatementTimer); ok {
+			statements = append(statements, st.Statements())
+		}
 		countersMu.Unlock()
 	}
 
@@ -240,6 +244,7 @@ loop:
 			res.Counters[k] += v
 		}
 	}
+	res.Statements = workload.MergeStatements(statements...)
 	if fatal != nil {
 		res.Fatal = fatal.Error()
 		return res, fatal
@@ -284,6 +289,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			// error): the interrupted operation is neither a success nor
 			// an error of the server's.
 			w.Abort(context.Background())
+			abandon(w)
 			return w, false
 		}
 		class := dialect.Classify(err)
@@ -311,6 +317,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			w.Abort(opCtx)
 			attempts++
 			if attempts > cfg.MaxRetries {
+				abandon(w)
 				cl.mu.Lock()
 				cl.c.failedOps++
 				cl.mu.Unlock()
@@ -324,6 +331,14 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			fail(fmt.Errorf("client %d: %w", id+1, err))
 			return w, false
 		}
+	}
+}
+
+// abandon tells a worker whose operations resume after errors that this
+// one will not be retried again.
+func abandon(w workload.Worker) {
+	if a, ok := w.(workload.Abandoner); ok {
+		a.Abandon()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shootout/internal/hist"
+	"shootout/internal/workload"
 )
 
 // Interval is one interval report, as sysbench prints every --report-interval.
@@ -84,6 +85,9 @@ type Result struct {
 	PerClientBusy   []time.Duration
 	// Counters are the workload's committed-work counters summed over clients.
 	Counters map[string]int64
+	// Statements are the per-statement timings of workers that keep them,
+	// largest total first.
+	Statements []workload.StatementStat
 	// Fatal is why the run stopped early, empty when it ran to its end.
 	Fatal string
 }

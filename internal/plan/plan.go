@@ -246,7 +246,16 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		wls[name] = w
 	}
 	if len(p.Datasets) == 0 {
-		return nil, p.errAt("datasets", "no dataset given")
+		defaults := map[string]bool{}
+		for _, w := range wls {
+			defaults[w.DefaultDataset()] = true
+		}
+		if len(defaults) != 1 {
+			return nil, p.errAt("datasets", "no dataset given, and the workloads' default datasets differ")
+		}
+		for ds := range defaults {
+			p.Datasets = []string{ds}
+		}
 	}
 	for _, ds := range p.Datasets {
 		for _, w := range wls {

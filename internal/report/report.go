@@ -92,6 +92,8 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		}
 		tw.Flush()
 	}
+	spaceTable(w, files)
+	statementTable(w, files)
 	var failed []*result.File
 	for _, f := range files {
 		if !f.OK() {
@@ -259,4 +261,100 @@ func without(xs []string, x string) []string {
 		}
 	}
 	return out
+}
+
+// spaceTable is the seed's space figure: per workload and dataset, the
+// settled size of the tables and indexes on each target (median over the
+// cells that measured it), in MB.
+func spaceTable(w io.Writer, files []*result.File) {
+	type key struct{ workload, dataset string }
+	var keys []key
+	var targets []string
+	by := map[key]map[string][]*result.File{}
+	for _, f := range files {
+		if !f.OK() || f.Space.TableBytes <= 0 {
+			continue
+		}
+		k := key{f.Cell.Workload, f.Cell.Dataset}
+		if by[k] == nil {
+			by[k] = map[string][]*result.File{}
+			keys = append(keys, k)
+		}
+		by[k][f.Cell.Target] = append(by[k][f.Cell.Target], f)
+		if !contains(targets, f.Cell.Target) {
+			targets = append(targets, f.Cell.Target)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nspace: tables and indexes after settling (MB, median over cells)\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workload\tdataset\t"+strings.Join(targets, "\t")+"\t")
+	for _, k := range keys {
+		row := []string{k.workload, k.dataset}
+		for _, t := range targets {
+			fs := by[k][t]
+			if len(fs) == 0 {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, fmt.Sprintf("%.1f", median(fs, func(f *result.File) float64 { return float64(f.Space.TableBytes) })/(1<<20)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// statementTable names, per target, the statements that took the most
+// client time over all its cells: where a slow plan (a search without its
+// index) shows first.
+func statementTable(w io.Writer, files []*result.File) {
+	type agg struct {
+		result.Statement
+		cells int
+	}
+	var targets []string
+	by := map[string]map[string]*agg{}
+	for _, f := range files {
+		if len(f.Statements) == 0 {
+			continue
+		}
+		t := f.Cell.Target
+		if by[t] == nil {
+			by[t] = map[string]*agg{}
+			targets = append(targets, t)
+		}
+		for _, st := range f.Statements {
+			a := by[t][st.Name]
+			if a == nil {
+				a = &agg{Statement: result.Statement{Name: st.Name, Query: st.Query}}
+				by[t][st.Name] = a
+			}
+			a.Calls += st.Calls
+			a.TotalMs += st.TotalMs
+			a.MaxMs = max(a.MaxMs, st.MaxMs)
+			a.cells++
+		}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nslowest statements by total client time, per target (all its cells)\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "target\tstatement\tcalls\ttotal s\tmean ms\tmax ms\t")
+	for _, t := range targets {
+		var list []*agg
+		for _, a := range by[t] {
+			list = append(list, a)
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].TotalMs > list[j].TotalMs })
+		for i, a := range list {
+			if i == 5 {
+				break
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.3f\t%.1f\t\n", t, a.Name, a.Calls, a.TotalMs/1000, a.TotalMs/float64(max(a.Calls, 1)), a.MaxMs)
+		}
+	}
+	tw.Flush()
 }

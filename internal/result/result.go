@@ -107,9 +107,13 @@ type Server struct {
 
 // Space is the data directory's size after the run, and after settling.
 type Space struct {
-	Bytes        int64  `json:"bytes"`
-	SettledBytes int64  `json:"settled_bytes"`
-	Note         string `json:"note,omitempty"`
+	Bytes        int64 `json:"bytes"`
+	SettledBytes int64 `json:"settled_bytes"`
+	// TableBytes is what the server reports for the workload's tables and
+	// their indexes after settling: the seed's "space", without the
+	// server's logs and preallocated files that the data directory holds.
+	TableBytes int64  `json:"table_bytes"`
+	Note       string `json:"note,omitempty"`
 }
 
 // Load is how the dataset got there.
@@ -147,6 +151,17 @@ type Invariants struct {
 	Failures []string `json:"failures,omitempty"`
 }
 
+// Statement is one statement's timings over a cell, as its clients saw
+// them (from send to last row read), retried attempts included.
+type Statement struct {
+	Name    string  `json:"name"`
+	Query   string  `json:"query"`
+	Calls   int64   `json:"calls"`
+	TotalMs float64 `json:"total_ms"`
+	MeanMs  float64 `json:"mean_ms"`
+	MaxMs   float64 `json:"max_ms"`
+}
+
 // Interval is one interval line's figures.
 type Interval struct {
 	AtS      float64 `json:"at_s"`
@@ -178,6 +193,9 @@ type File struct {
 	Client     Client           `json:"client"`
 	Limits     Limits           `json:"limits"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
+	// Statements are the statements that took the most client time, for
+	// workloads that time theirs (slow-query capture), largest first.
+	Statements []Statement `json:"statements,omitempty"`
 }
 
 // OK is true when the cell ran to its end and its invariants held.

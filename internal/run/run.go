@@ -143,6 +143,9 @@ func shortID(id string) string {
 	return fmt.Sprintf("%d-%s", os.Getpid(), strings.NewReplacer("%", "pct", "/", "_").Replace(id))
 }
 
+// topStatements is how many statements a result keeps, by total time.
+const topStatements = 15
+
 // oneLine keeps a status to one line: server logs quoted in errors span many.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " | ")), " ")
@@ -359,6 +362,13 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	inv := w.Check(checkCtx, db, d, ds, before, dres.Counters)
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures}
 	f.Counters = dres.Counters
+	for i, st := range dres.Statements {
+		if i == topStatements {
+			break
+		}
+		f.Statements = append(f.Statements, result.Statement{Name: st.Name, Query: st.Query, Calls: st.Calls,
+			TotalMs: float64(st.TotalNs) / 1e6, MeanMs: float64(st.TotalNs) / 1e6 / float64(max(st.Calls, 1)), MaxMs: float64(st.MaxNs) / 1e6})
+	}
 
 	f.Space.Bytes = metrics.DirBytes(inst.DataDir())
 	if err := inst.Settle(checkCtx); err != nil {
@@ -369,7 +379,11 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	if inst.DataDir() == "" {
 		f.Space.Note = "external server: data directory unknown"
 	}
-	logf(r.Log, "space: %.1f MB, settled %.1f MB; invariants: %s", mb(f.Space.Bytes), mb(f.Space.SettledBytes), okText(inv))
+	if err := db.QueryRowContext(checkCtx, d.TableBytesQuery()).Scan(&f.Space.TableBytes); err != nil {
+		f.Space.Note = strings.TrimPrefix(f.Space.Note+"; table size unknown: "+err.Error(), "; ")
+	}
+	logf(r.Log, "space: %.1f MB, settled %.1f MB, tables and indexes %.1f MB; invariants: %s",
+		mb(f.Space.Bytes), mb(f.Space.SettledBytes), mb(f.Space.TableBytes), okText(inv))
 	return nil
 }
 

@@ -73,6 +73,8 @@ type Workload interface {
 	Ops() []string
 	// Dataset resolves a dataset spec such as "small" or "1000000".
 	Dataset(spec string, seed int64) (Dataset, error)
+	// DefaultDataset is the spec used when none is given.
+	DefaultDataset() string
 	// Schema is the DDL run before loading; PostLoad runs after (secondary
 	// indexes built after the load, as sysbench does).
 	Schema(d dialect.Dialect, ds Dataset) []string
@@ -128,4 +130,56 @@ func New(name string, params map[string]string) (Workload, error) {
 		return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(Names(), ", "))
 	}
 	return e.factory(params)
+}
+
+// Abandoner is a Worker whose operation spans several transactions and can
+// resume after a retryable error: Do picks up at the failed step. When the
+// driver gives up on the operation (retries exhausted, or the run ended
+// during a retry) it calls Abandon, and the next Do starts a new one.
+type Abandoner interface {
+	Abandon()
+}
+
+// StatementStat is one statement's timings as its client saw them.
+type StatementStat struct {
+	Name    string `json:"name"`
+	Query   string `json:"query"`
+	Calls   int64  `json:"calls"`
+	TotalNs int64  `json:"total_ns"`
+	MaxNs   int64  `json:"max_ns"`
+}
+
+// StatementTimer is a Worker that times each statement it runs, so a
+// report can name the statements that took the time on each server (the
+// same figure on every target, embedded SQLite included, which
+// performance_schema and pg_stat_statements cannot give).
+type StatementTimer interface {
+	Statements() []StatementStat
+}
+
+// MergeStatements sums per-client statement timings by name, largest total
+// first.
+func MergeStatements(lists ...[]StatementStat) []StatementStat {
+	by := map[string]*StatementStat{}
+	var order []string
+	for _, l := range lists {
+		for _, s := range l {
+			m := by[s.Name]
+			if m == nil {
+				c := s
+				by[s.Name] = &c
+				order = append(order, s.Name)
+				continue
+			}
+			m.Calls += s.Calls
+			m.TotalNs += s.TotalNs
+			m.MaxNs = max(m.MaxNs, s.MaxNs)
+		}
+	}
+	out := make([]StatementStat, 0, len(order))
+	for _, n := range order {
+		out = append(out, *by[n])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].TotalNs > out[j].TotalNs })
+	return out
 }

@@ -2,5 +2,6 @@
 package all
 
 import (
-	_ "shootout/internal/workload/oltp" // sysbench OLTP tests
+	_ "shootout/internal/workload/oltp"    // sysbench OLTP tests
+	_ "shootout/internal/workload/redmine" // the issue tracker of seeds 000/002
 )

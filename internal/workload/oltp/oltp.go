@@ -140,6 +140,9 @@ func (w *Workload) Name() string        { return w.test.name }
 func (w *Workload) Description() string { return w.test.description }
 func (w *Workload) Ops() []string       { return []string{"event"} }
 
+// DefaultDataset is sysbench's usual table size for a quick run.
+func (w *Workload) DefaultDataset() string { return "1000000" }
+
 // Dataset is the row count of each sbtest table (sysbench's --table-size).
 func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	rows, err := ParseSize(spec)

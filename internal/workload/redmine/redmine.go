@@ -1,0 +1,353 @@
+// Package redmine is the issue tracker of seeds 000/002: Redmine 5.0's
+// tables, the seed's small/large/giant datasets, and its two work cycles
+// (create an issue and comment on it ten times; process ten assigned
+// issues) issued as the statements Redmine's ORM issues for them.
+package redmine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+)
+
+func init() {
+	workload.Register("redmine", "Redmine 5 issue tracker (seeds 000/002): create = an issue and 10 comments; process10 = 10 assigned issues to In Progress, then Resolved and back to their authors",
+		func(params map[string]string) (workload.Workload, error) {
+			o, err := parse(params)
+			if err != nil {
+				return nil, fmt.Errorf("redmine: %w", err)
+			}
+			return &Workload{opt: o, worlds: map[string]*world{}}, nil
+		})
+}
+
+// Options are the workload's parameters (plan `params:`).
+type Options struct {
+	// Schema is redmine5 (Redmine 5.0's indexes) or redmine3.3 (without
+	// index_issues_on_parent_id, as the seed's Redmine 3.3.1 had it).
+	Schema string
+	// Subtasks is the share of issues, loaded and created, that are
+	// subtasks of another issue; updating one recalculates its parent
+	// through five reads by parent_id.
+	Subtasks float64
+	// LoadParallel is how many goroutines generate rows while loading.
+	LoadParallel int
+}
+
+func parse(params map[string]string) (Options, error) {
+	o := Options{Schema: "redmine5", Subtasks: 0.15, LoadParallel: 4}
+	for k, v := range params {
+		switch k {
+		case "schema":
+			if v != "redmine5" && v != "redmine3.3" {
+				return o, fmt.Errorf("parameter schema=%q: want redmine5 or redmine3.3", v)
+			}
+			o.Schema = v
+		case "subtasks":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || f > 0.9 {
+				return o, fmt.Errorf("parameter subtasks=%q: want a share between 0 and 0.9, such as 0.15", v)
+			}
+			o.Subtasks = f
+		case "load_parallel":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return o, fmt.Errorf("parameter load_parallel=%q: want a whole number >= 1", v)
+			}
+			o.LoadParallel = n
+		default:
+			return o, fmt.Errorf("unknown parameter %q (valid: load_parallel, schema, subtasks)", k)
+		}
+	}
+	return o, nil
+}
+
+// Workload is the configured redmine workload.
+type Workload struct {
+	opt    Options
+	mu     sync.Mutex
+	worlds map[string]*world
+}
+
+func (w *Workload) Name() string { return "redmine" }
+func (w *Workload) Description() string {
+	return "Redmine 5 issue tracker: create (an issue, 10 comments) and process10 (10 assigned issues moved on)"
+}
+func (w *Workload) Ops() []string { return []string{"create", "process10"} }
+
+// DefaultDataset is the seed's small set.
+func (w *Workload) DefaultDataset() string { return "small" }
+
+// Dataset is one of the seed's sets; Rows is its number of issues.
+func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
+	s, ok := shapes[spec]
+	if !ok {
+		return workload.Dataset{}, fmt.Errorf("dataset %q: want small, large or giant (the seed's sets: 1k, 10k, 100k issues)", spec)
+	}
+	return workload.Dataset{Name: spec, Rows: int64(s.issues), Seed: seed}, nil
+}
+
+// world generates the dataset's skeleton once per dataset; workers read it
+// to pick members, projects and parents that exist.
+func (w *Workload) world(ds workload.Dataset) (*world, error) {
+	s, ok := shapes[ds.Name]
+	if !ok {
+		return nil, fmt.Errorf("dataset %q: want small, large or giant", ds.Name)
+	}
+	key := fmt.Sprintf("%s/%d", ds.Name, ds.Seed)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if wd := w.worlds[key]; wd != nil {
+		return wd, nil
+	}
+	wd := newWorld(s, ds.Seed, w.opt.Subtasks)
+	w.worlds[key] = wd
+	return wd, nil
+}
+
+func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, t := range tables(w.opt.Schema) {
+		out = append(out, "DROP TABLE IF EXISTS "+t.Name)
+		ddl, err := d.CreateTable(t)
+		if err != nil {
+			panic(err) // the table list is fixed: a bad type is a bug here
+		}
+		out = append(out, ddl)
+	}
+	return out
+}
+
+// PostLoad builds the indexes after the rows are in, and moves
+// PostgreSQL's id sequences past the loaded ids.
+func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, t := range tables(w.opt.Schema) {
+		out = append(out, d.CreateIndexes(t)...)
+		if !t.NoID {
+			out = append(out, d.ResetSequence(t.Name)...)
+		}
+	}
+	return out
+}
+
+func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
+	start := time.Now()
+	wd, err := w.world(ds)
+	if err != nil {
+		return workload.LoadStats{}, err
+	}
+	batches := wd.batches()
+	parallel := w.opt.LoadParallel
+	if d.Flavor == dialect.SQLite {
+		parallel = 1
+	}
+	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
+		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
+	}
+	tables, err := workload.LoadOrdered(ctx, db, d, insert, len(batches), parallel, func(i int) workload.Batch { return batches[i]() }, progress)
+	var rows int64
+	for _, n := range tables {
+		rows += n
+	}
+	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables}, err
+}
+
+// Loaded is true when the server holds the dataset as loaded, untouched by
+// a run: a run adds issues and journals, and every cell starts from the
+// same data.
+func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (bool, error) {
+	s := shapes[ds.Name]
+	want := map[string]int64{"issues": int64(s.issues), "journals": int64(s.issues * commentsPerIssue), "journal_details": 0,
+		"members": int64(s.projects() * membersPerProject)}
+	for table, n := range want {
+		var got int64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&got); err != nil || got != n {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+var countedTables = []string{"issues", "journals", "journal_details", "watchers"}
+
+// Before records row counts and the highest ids, so Check can tell what
+// the run wrote.
+func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
+	st := workload.State{}
+	for _, t := range countedTables {
+		var n, top sql.NullInt64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*), MAX(id) FROM "+t).Scan(&n, &top); err != nil {
+			return nil, fmt.Errorf("read %s before the run: %w", t, err)
+		}
+		st[t], st["max_"+t] = n.Int64, top.Int64
+	}
+	return st, nil
+}
+
+// Check verifies what must hold after a run (docs/workloads.md):
+//   - every table grew by exactly what committed requests wrote;
+//   - every created issue has its ten comments (but for cycles abandoned);
+//   - every status and assignee change of the run continues from the value
+//     the previous change left (no lost update), and the last one is what
+//     the issue holds;
+//   - every issue a process10 cycle finished is Resolved and assigned to
+//     its author.
+func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, before workload.State, counters map[string]int64) workload.Invariants {
+	inv := workload.Invariants{OK: true}
+	failf := func(format string, args ...any) {
+		inv.OK = false
+		if len(inv.Failures) < 20 {
+			inv.Failures = append(inv.Failures, fmt.Sprintf(format, args...))
+		}
+	}
+	checked := func(format string, args ...any) { inv.Checked = append(inv.Checked, fmt.Sprintf(format, args...)) }
+	added := map[string]int64{"issues": counters["issues_created"], "journals": counters["journals"],
+		"journal_details": counters["journal_details"], "watchers": counters["watchers"]}
+	for _, t := range countedTables {
+		var n int64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+t).Scan(&n); err != nil {
+			failf("count %s: %v", t, err)
+			continue
+		}
+		want := before[t] + added[t]
+		checked("%s: %d rows = %d before + %d committed", t, n, before[t], added[t])
+		if n != want {
+			failf("%s holds %d rows, want %d (%d before + %d committed by the clients)", t, n, want, before[t], added[t])
+		}
+	}
+
+	// comments of the issues the run created
+	rows, err := db.QueryContext(ctx, d.Bind(`SELECT issues.id, COUNT(journals.id) FROM issues
+  LEFT JOIN journals ON journals.journalized_id = issues.id AND journals.journalized_type = 'Issue' AND journals.notes <> ''
+  WHERE issues.id > ? GROUP BY issues.id`), before["max_issues"])
+	if err != nil {
+		failf("read the comments of created issues: %v", err)
+	} else {
+		var short, comments int64
+		for rows.Next() {
+			var id, n int64
+			if err := rows.Scan(&id, &n); err != nil {
+				failf("read the comments of created issues: %v", err)
+				break
+			}
+			comments += n
+			if n != commentsPerIssue {
+				short++
+				if short > counters["unfinished_creates"] {
+					failf("issue %d was created with %d comments, want %d", id, n, commentsPerIssue)
+				}
+			}
+		}
+		rows.Close()
+		checked("created issues have %d comments each (%d cycles abandoned)", commentsPerIssue, counters["unfinished_creates"])
+		checked("comments on created issues: %d, committed %d", comments, counters["comments"])
+		if comments != counters["comments"] {
+			failf("created issues hold %d comments, the clients committed %d", comments, counters["comments"])
+		}
+	}
+	w.checkChanges(ctx, db, d, before, counters, failf, checked)
+	return inv
+}
+
+// change is one journal detail of the run.
+type change struct {
+	issue, journal int64
+	key            string
+	old, value     sql.NullString
+}
+
+func (w *Workload) checkChanges(ctx context.Context, db *sql.DB, d dialect.Dialect, before workload.State, counters map[string]int64,
+	failf, checked func(string, ...any)) {
+	rows, err := db.QueryContext(ctx, d.Bind(`SELECT journals.journalized_id, journals.id, journal_details.prop_key, journal_details.old_value, journal_details.value
+  FROM journal_details INNER JOIN journals ON journals.id = journal_details.journal_id
+  WHERE journal_details.id > ? ORDER BY journals.journalized_id, journals.id, journal_details.id`), before["max_journal_details"])
+	if err != nil {
+		failf("read the run's journal details: %v", err)
+		return
+	}
+	byIssue := map[int64][]change{}
+	for rows.Next() {
+		var c change
+		if err := rows.Scan(&c.issue, &c.journal, &c.key, &c.old, &c.value); err != nil {
+			failf("read the run's journal details: %v", err)
+			rows.Close()
+			return
+		}
+		byIssue[c.issue] = append(byIssue[c.issue], c)
+	}
+	rows.Close()
+	ids := make([]int64, 0, len(byIssue))
+	for id := range byIssue {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	var resolved, lastInProgress int64
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		marks := strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := db.QueryContext(ctx, d.Bind("SELECT id, status_id, assigned_to_id, author_id FROM issues WHERE id IN ("+marks+")"), args...)
+		if err != nil {
+			failf("read the changed issues: %v", err)
+			return
+		}
+		for rows.Next() {
+			var id, status, author int64
+			var assigned sql.NullInt64
+			if err := rows.Scan(&id, &status, &assigned, &author); err != nil {
+				failf("read the changed issues: %v", err)
+				break
+			}
+			last := map[string]change{}
+			for _, c := range byIssue[id] {
+				if prev, ok := last[c.key]; ok && prev.value != c.old {
+					failf("issue %d: journal %d changes %s from %q, but journal %d left it at %q (a lost update)",
+						id, c.journal, c.key, c.old.String, prev.journal, prev.value.String)
+				}
+				last[c.key] = c
+				if c.key == "status_id" && c.value.String == strconv.Itoa(statusResolved) {
+					resolved++
+				}
+			}
+			if c, ok := last["status_id"]; ok {
+				if c.value.String != strconv.FormatInt(status, 10) {
+					failf("issue %d holds status %d, its last journal (%d) says %s", id, status, c.journal, c.value.String)
+				}
+				switch c.value.String {
+				case strconv.Itoa(statusResolved):
+					if !assigned.Valid || assigned.Int64 != author {
+						failf("issue %d was resolved but is assigned to %v, not its author %d", id, assigned.Int64, author)
+					}
+				case strconv.Itoa(statusInProgress):
+					lastInProgress++
+				}
+			}
+			if c, ok := last["assigned_to_id"]; ok && (!assigned.Valid || c.value.String != strconv.FormatInt(assigned.Int64, 10)) {
+				failf("issue %d is assigned to %v, its last journal (%d) says %s", id, assigned.Int64, c.journal, c.value.String)
+			}
+		}
+		rows.Close()
+	}
+	checked("%d issues changed: each status/assignee change continues from the previous one and the last is what the issue holds", len(ids))
+	checked("%d resolutions, committed %d; resolved issues are assigned to their authors", resolved, counters["issues_resolved"])
+	if resolved != counters["issues_resolved"] {
+		failf("journals record %d resolutions, the clients committed %d", resolved, counters["issues_resolved"])
+	}
+	// a cycle ends with its issues resolved; In Progress is left only by
+	// a cycle given up half-way
+	if allowed := 10 * counters["unfinished_process10"]; lastInProgress > allowed {
+		failf("%d issues were left In Progress by the run, but only %d process10 cycles were given up", lastInProgress, counters["unfinished_process10"])
+	}
+}
