@@ -28,7 +28,7 @@ type runFlags struct {
 	iops, repeat, maxRetries                                                                                          int
 	seed                                                                                                              int64
 	params                                                                                                            []string
-	resume, dryRun, allowUnlimited, keepData                                                                          bool
+	resume, dryRun, allowUnlimited, keepData, quick                                                                   bool
 }
 
 func runCmd() *cobra.Command {
@@ -51,6 +51,7 @@ runs the default study on every target available here.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.study, "study", "", "a preset study (see `shootout studies`)")
+	fl.BoolVar(&f.quick, "quick", false, "run the study's quick variant (redmine: the small set's whole matrix in about 15 minutes)")
 	fl.StringVar(&f.targets, "targets", "", "comma-separated targets: "+strings.Join(target.Names(), ", ")+", or a mysql:// or postgres:// URL")
 	fl.StringVar(&f.baseline, "baseline", "", "the target the others are compared with (default: the first)")
 	fl.StringVar(&f.workload, "workload", "", "comma-separated workloads (see `shootout studies` and docs/workloads.md)")
@@ -95,6 +96,8 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	switch {
 	case len(args) == 1 && f.study != "":
 		return nil, false, fmt.Errorf("give a plan file or --study, not both")
+	case f.quick && f.study == "":
+		return nil, false, fmt.Errorf("--quick needs --study (studies with a quick variant: redmine)")
 	case len(args) == 1:
 		var err error
 		if p, err = plan.Load(args[0]); err != nil {
@@ -111,6 +114,12 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 				return nil, false, err
 			}
 			sp := s.Plan
+			if f.quick {
+				if s.Quick == nil {
+					return nil, false, fmt.Errorf("--quick: study %s has no quick variant", s.Name)
+				}
+				sp = *s.Quick
+			}
 			p = &sp
 			preset = true
 		} else {
@@ -162,6 +171,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("memory") {
 		p.Memory = f.memory
+		p.DatasetMemory = nil // one VM size for every dataset, as asked
 	}
 	if ch("iops") {
 		p.IOPS = f.iops

@@ -46,6 +46,9 @@ type Plan struct {
 	MaxRetries *int                         `yaml:"max_retries"`
 	// NeighbourFile bounds the file fio neighbours read and write.
 	NeighbourFile string `yaml:"neighbour_file"`
+	// DatasetMemory gives a dataset its own VM size, as the seed paired
+	// (small, 1G), (large, 2G), (giant, 8G); datasets not named get Memory.
+	DatasetMemory map[string]string `yaml:"dataset_memory"`
 
 	lines map[string]int // yaml key -> line, for error messages
 	file  string
@@ -128,7 +131,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "memory", "iops", "bps", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries"}
+		"repeat", "memory", "iops", "bps", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -316,14 +319,27 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		}
 		r.MaxRetries = *p.MaxRetries
 	}
-	var mem int64
-	if p.Memory != "" {
-		var err error
-		if mem, err = ParseBytes(p.Memory); err != nil {
-			return nil, p.errAt("memory", "%v", err)
+	parseMemory := func(key, v string) (int64, error) {
+		if v == "" {
+			return 0, nil
 		}
-		if mem < 64<<20 {
-			return nil, p.errAt("memory", "%s is below the 64M a server needs to start", p.Memory)
+		m, err := ParseBytes(v)
+		if err != nil {
+			return 0, p.errAt(key, "%v", err)
+		}
+		if m < 64<<20 {
+			return 0, p.errAt(key, "%s is below the 64M a server needs to start", v)
+		}
+		return m, nil
+	}
+	mem, err := parseMemory("memory", p.Memory)
+	if err != nil {
+		return nil, err
+	}
+	memOf := map[string]int64{}
+	for ds, v := range p.DatasetMemory {
+		if memOf[ds], err = parseMemory("dataset_memory", v); err != nil {
+			return nil, err
 		}
 	}
 	if p.IOPS < 0 {
@@ -358,13 +374,17 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 
 	for rep := 1; rep <= p.Repeat; rep++ {
 		for _, ds := range p.Datasets {
+			cellMem := mem
+			if m, ok := memOf[ds]; ok {
+				cellMem = m
+			}
 			for _, wl := range p.Workloads {
 				for _, c := range p.Clients {
 					for _, n := range p.Neighbour {
 						for _, t := range r.Targets {
 							cell := result.Cell{
 								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-								Conditions: result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: bps, Neighbour: n},
+								Conditions: result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Neighbour: n},
 								Repeat:     rep, Ops: p.Ops, Rate: p.Rate,
 							}
 							if r.Duration > 0 {

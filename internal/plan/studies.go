@@ -10,6 +10,9 @@ import (
 type Study struct {
 	Name, Description, Seed string
 	Plan                    Plan
+	// Quick is the variant `run --quick` runs: the same matrix cut down
+	// to minutes, nil when the study has none.
+	Quick *Plan
 }
 
 func trim(f float64) *float64 { return &f }
@@ -32,7 +35,24 @@ var Studies = []Study{
 			Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000000"}, Clients: []int{50},
 			Duration: "120s", Repeat: 1, Memory: "1G", Trim: trim(0.1), Interval: "10s"},
 	},
+	{
+		Name: "redmine",
+		Description: "seeds 000/002: Redmine's create and process10 cycles on MyRocks (baseline), InnoDB, PostgreSQL, SQLite; " +
+			"clients 1,2,4 x neighbours 0,25%,x1,x2,x4 x (small,1G) (large,2G) (giant,8G) on a 100-IOPS disk; hours (--quick: the small set in about 15 min)",
+		Seed: "000/002",
+		Plan: Plan{Name: "redmine", Targets: redmineTargets, Baseline: "mariadb-rocksdb", Workloads: []string{"redmine"},
+			Datasets: []string{"small", "large", "giant"}, DatasetMemory: map[string]string{"small": "1G", "large": "2G", "giant": "8G"},
+			Clients: []int{1, 2, 4}, Neighbour: []string{"0", "25%", "x1", "x2", "x4"}, IOPS: 100,
+			Duration: "60s", Repeat: 1, Trim: trim(0.1), Interval: "10s"},
+		Quick: &Plan{Name: "redmine-quick", Targets: redmineTargets, Baseline: "mariadb-rocksdb", Workloads: []string{"redmine"},
+			Datasets: []string{"small"}, DatasetMemory: map[string]string{"small": "1G", "large": "2G", "giant": "8G"},
+			Clients: []int{1, 2, 4}, Neighbour: []string{"0", "25%", "x1", "x2", "x4"}, IOPS: 100,
+			Duration: "8s", Repeat: 1, Trim: trim(0.1), Interval: "0s"},
+	},
 }
+
+// redmineTargets are the seed's two engines first, then the extra rows.
+var redmineTargets = []string{"mariadb-rocksdb", "mariadb-innodb", "postgres", "sqlite"}
 
 // LookupStudy finds a preset by name.
 func LookupStudy(name string) (*Study, error) {

@@ -43,6 +43,9 @@ type Runner struct {
 	Ledger *limits.Ledger
 	// Hooks, when set, are told about each cell's result (tests use them).
 	OnCell func(*result.File)
+	// beforeCheck runs between the workload and its invariant check: tests
+	// break the data there to prove a broken invariant fails the cell.
+	beforeCheck func(context.Context, *sql.DB) error
 }
 
 // Summary is what a matrix run did.
@@ -359,6 +362,11 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 
 	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
+	if r.beforeCheck != nil {
+		if err := r.beforeCheck(checkCtx, db); err != nil {
+			return err
+		}
+	}
 	inv := w.Check(checkCtx, db, d, ds, before, dres.Counters)
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures}
 	f.Counters = dres.Counters
