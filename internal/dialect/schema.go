@@ -86,11 +86,40 @@ func (d Dialect) CreateTable(t Table) (string, error) {
 		}
 		cols = append(cols, s)
 	}
+	if d.indexesInCreate() {
+		for _, ix := range t.Indexes {
+			u := ""
+			if ix.Unique {
+				u = "UNIQUE "
+			}
+			cols = append(cols, fmt.Sprintf("%sKEY %s (%s)", u, ix.Name, strings.Join(ix.Cols, ", ")))
+		}
+	}
 	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)%s", t.Name, strings.Join(cols, ",\n  "), d.TableOptions()), nil
 }
 
-// CreateIndexes renders t's secondary indexes.
+// indexesInCreate: MyRocks takes a third of a second per ALTER TABLE (it
+// flushes and syncs), more than loading a small table with its indexes.
+func (d Dialect) indexesInCreate() bool { return d.Flavor == MySQL && d.Engine == "rocksdb" }
+
+// CreateIndexes renders t's secondary indexes. MariaDB gets them in one
+// ALTER TABLE: MyRocks syncs its files once per DDL statement, which made
+// Redmine's 43 CREATE INDEX take 5 s on 13 k rows.
 func (d Dialect) CreateIndexes(t Table) []string {
+	if d.indexesInCreate() {
+		return nil
+	}
+	if d.Flavor == MySQL && len(t.Indexes) > 0 {
+		var adds []string
+		for _, ix := range t.Indexes {
+			u := ""
+			if ix.Unique {
+				u = "UNIQUE "
+			}
+			adds = append(adds, fmt.Sprintf("ADD %sINDEX %s (%s)", u, ix.Name, strings.Join(ix.Cols, ", ")))
+		}
+		return []string{fmt.Sprintf("ALTER TABLE %s %s", t.Name, strings.Join(adds, ", "))}
+	}
 	var out []string
 	for _, ix := range t.Indexes {
 		u := ""

@@ -21,6 +21,8 @@ type Request struct {
 	IOPS        int    // read and write IOPS each, on the data directory's disk
 	BPS         int64  // read and write bytes per second each, likewise
 	CPUs        string // cpuset list such as "1" or "0-1"
+	// DeferIO creates the blkio group but leaves the caps for ApplyIO.
+	DeferIO bool
 }
 
 // Empty is true when nothing is asked.
@@ -121,26 +123,9 @@ func Create(name string, r Request, dataDir string) (_ *Group, err error) {
 			}
 		}
 	}
-	if r.IOPS > 0 || r.BPS > 0 {
-		dev, err := diskOf(dataDir)
-		if err != nil {
+	if !r.DeferIO {
+		if err := g.ApplyIO(r, dataDir); err != nil {
 			return nil, err
-		}
-		for _, lim := range []struct {
-			n     int64
-			files []string
-		}{
-			{int64(r.IOPS), []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}},
-			{r.BPS, []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}},
-		} {
-			if lim.n <= 0 {
-				continue
-			}
-			for _, f := range lim.files {
-				if err := g.write("blkio", f, fmt.Sprintf("%s %d", dev, lim.n)); err != nil {
-					return nil, err
-				}
-			}
 		}
 	}
 	if r.CPUs != "" {
@@ -153,6 +138,37 @@ func Create(name string, r Request, dataDir string) (_ *Group, err error) {
 		}
 	}
 	return g, nil
+}
+
+// ApplyIO writes r's IOPS and bandwidth caps for the disk holding
+// dataDir. Unlike memory, a blkio throttle takes hold at once for the
+// processes already in the group, so a run can load its data at full
+// speed and cap the disk for the measured part only (Request.DeferIO).
+func (g *Group) ApplyIO(r Request, dataDir string) error {
+	if r.IOPS <= 0 && r.BPS <= 0 {
+		return nil
+	}
+	dev, err := diskOf(dataDir)
+	if err != nil {
+		return err
+	}
+	for _, lim := range []struct {
+		n     int64
+		files []string
+	}{
+		{int64(r.IOPS), []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}},
+		{r.BPS, []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}},
+	} {
+		if lim.n <= 0 {
+			continue
+		}
+		for _, f := range lim.files {
+			if err := g.write("blkio", f, fmt.Sprintf("%s %d", dev, lim.n)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (g *Group) write(controller, file, value string) error {

@@ -208,6 +208,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 			f.Limits.Notes = append(f.Limits.Notes, "limits not applied: "+err.Error())
 			break
 		}
+		// the seed loaded its data before the measured part; a disk cap
+		// during the load would only make loading take minutes
+		req.DeferIO = true
 		if group, err = limits.Create(shortID(cell.ID), req, r.WorkDir); err != nil {
 			return err
 		}
@@ -275,6 +278,12 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 
 	if err := r.load(ctx, t, inst, w, ds, f); err != nil {
 		return err
+	}
+	if group != nil && (req.IOPS > 0 || req.BPS > 0) {
+		if err := group.ApplyIO(req, r.WorkDir); err != nil {
+			return err
+		}
+		f.Limits.Notes = append(f.Limits.Notes, "disk caps applied after the load: the dataset loads at full speed, the workload runs capped")
 	}
 	before, err := w.Before(ctx, db, d, ds)
 	if err != nil {
