@@ -88,14 +88,17 @@ func TestSameSeedSameData(t *testing.T) {
 
 // redmine3.3 is Redmine 5's schema without the index 3.4 added.
 func TestSchemaVariants(t *testing.T) {
-	d := dialect.Dialect{Flavor: dialect.MySQL, Engine: "rocksdb"}
 	w5, _ := parse(nil)
 	w33, _ := parse(map[string]string{"schema": "redmine3.3"})
-	idx := func(o Options) string {
-		return strings.Join((&Workload{opt: o}).PostLoad(d, workload.Dataset{Name: "small"}), "\n")
+	ddl := func(d dialect.Dialect, o Options) string {
+		w, ds := &Workload{opt: o}, workload.Dataset{Name: "small"}
+		return strings.Join(append(w.Schema(d, ds), w.PostLoad(d, ds)...), "\n")
 	}
-	if !strings.Contains(idx(w5), parentIndex) || strings.Contains(idx(w33), parentIndex) {
-		t.Fatalf("%s must be in redmine5 only", parentIndex)
+	for _, d := range []dialect.Dialect{{Flavor: dialect.MySQL, Engine: "rocksdb"}, {Flavor: dialect.MySQL, Engine: "innodb"},
+		{Flavor: dialect.Postgres}, {Flavor: dialect.SQLite}} {
+		if !strings.Contains(ddl(d, w5), parentIndex) || strings.Contains(ddl(d, w33), parentIndex) {
+			t.Fatalf("%v: %s must be in redmine5 only", d, parentIndex)
+		}
 	}
 	if _, err := parse(map[string]string{"schema": "redmine4"}); err == nil || !strings.Contains(err.Error(), "redmine5 or redmine3.3") {
 		t.Errorf("bad schema: %v", err)
