@@ -118,13 +118,15 @@ type Space struct {
 
 // Load is how the dataset got there.
 type Load struct {
-	Reused    bool             `json:"reused"`
-	Seconds   float64          `json:"seconds"`
-	Rows      int64            `json:"rows"`
-	RowsPerS  float64          `json:"rows_per_s"`
-	Tables    map[string]int64 `json:"tables,omitempty"`
-	IndexS    float64          `json:"index_s"`
-	SchemaDDL int              `json:"schema_statements"`
+	Reused   bool             `json:"reused"`
+	Seconds  float64          `json:"seconds"`
+	Rows     int64            `json:"rows"`
+	RowsPerS float64          `json:"rows_per_s"`
+	Tables   map[string]int64 `json:"tables,omitempty"`
+	// TableRowsPerS is each table's rows over the time spent inserting them.
+	TableRowsPerS map[string]float64 `json:"table_rows_per_s,omitempty"`
+	IndexS        float64            `json:"index_s"`
+	SchemaDDL     int                `json:"schema_statements"`
 }
 
 // Client is what shootout itself cost, so readers can see it was not the

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -422,7 +423,11 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 	if err := execAll(ctx, db, schema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
-	progress, finish := r.progress(ds.Rows, "loading "+ds.Name+" rows")
+	total := ds.Rows
+	if ds.LoadRows > 0 {
+		total = ds.LoadRows
+	}
+	progress, finish := r.progress(total, "loading "+ds.Name+" rows")
 	stats, err := w.Load(ctx, db, d, ds, progress)
 	finish()
 	if err != nil {
@@ -437,7 +442,26 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 	if f.Load.Seconds > 0 {
 		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
 	}
+	var perTable, names []string
+	for t := range stats.Tables {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		if secs := stats.TableSeconds[t]; secs > 0 {
+			if f.Load.TableRowsPerS == nil {
+				f.Load.TableRowsPerS = map[string]float64{}
+			}
+			f.Load.TableRowsPerS[t] = float64(stats.Tables[t]) / secs
+			if stats.Tables[t] >= 10000 { // the tables that take the time
+				perTable = append(perTable, fmt.Sprintf("%s %d rows at %.0f/s", t, stats.Tables[t], f.Load.TableRowsPerS[t]))
+			}
+		}
+	}
 	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s; indexes %.1f s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS, f.Load.IndexS)
+	if len(perTable) > 0 {
+		logf(r.Log, "  %s", strings.Join(perTable, ", "))
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"time"
 
 	"shootout/internal/dialect"
 )
@@ -24,7 +25,7 @@ type Batch struct {
 // of splitting them (parallel writers left InnoDB's sbtest a third larger),
 // and an LSM engine gets sorted input.
 func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func(context.Context, *sql.Conn, Batch) error,
-	n, parallel int, makeBatch func(batch int) Batch, progress Progress) (_ map[string]int64, err error) {
+	n, parallel int, makeBatch func(batch int) Batch, progress Progress) (_ map[string]int64, _ map[string]float64, err error) {
 	if parallel < 1 {
 		parallel = 1
 	}
@@ -32,7 +33,7 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 	defer cancel()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("loader connection: %w", err)
+		return nil, nil, fmt.Errorf("loader connection: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -44,7 +45,7 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 	}()
 	for _, q := range d.BulkLoadSession() {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("%s: %w", q, err)
+			return nil, nil, fmt.Errorf("%s: %w", q, err)
 		}
 	}
 	// one slot per batch in flight, read in order by the writer below
@@ -71,17 +72,20 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 		}
 	}()
 	tables := map[string]int64{}
+	seconds := map[string]float64{} // time spent inserting, per table
 	i := 0
 	for slot := range slots {
 		var b Batch
 		select {
 		case b = <-slot:
 		case <-ctx.Done():
-			return tables, ctx.Err()
+			return tables, seconds, ctx.Err()
 		}
+		t0 := time.Now()
 		if err := insert(ctx, conn, b); err != nil {
-			return tables, fmt.Errorf("insert batch %d into %s: %w", i, b.Table, err)
+			return tables, seconds, fmt.Errorf("insert batch %d into %s: %w", i, b.Table, err)
 		}
+		seconds[b.Table] += time.Since(t0).Seconds()
 		tables[b.Table] += int64(len(b.Rows))
 		if progress != nil {
 			progress(int64(len(b.Rows)))
@@ -89,12 +93,12 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 		i++
 	}
 	if err := ctx.Err(); err != nil {
-		return tables, err
+		return tables, seconds, err
 	}
 	for _, q := range d.EndBulkLoadSession() {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return tables, fmt.Errorf("%s: %w", q, err)
+			return tables, seconds, fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	return tables, nil
+	return tables, seconds, nil
 }

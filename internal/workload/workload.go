@@ -21,6 +21,9 @@ type Dataset struct {
 	Name string `json:"name"`
 	Rows int64  `json:"rows"`
 	Seed int64  `json:"seed"`
+	// LoadRows is how many rows loading writes in all tables, for the
+	// progress bar, when it is not Rows.
+	LoadRows int64 `json:"-"`
 }
 
 // Outcome is what one successful operation did, for sysbench-style counts.
@@ -50,6 +53,8 @@ type LoadStats struct {
 	Rows    int64            `json:"rows"`
 	Seconds float64          `json:"seconds"`
 	Tables  map[string]int64 `json:"tables,omitempty"`
+	// TableSeconds is the time spent inserting each table's rows.
+	TableSeconds map[string]float64 `json:"table_seconds,omitempty"`
 }
 
 // Progress is told how many rows were loaded since its last call.

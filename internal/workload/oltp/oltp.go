@@ -247,12 +247,12 @@ func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds w
 	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
 		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
 	}
-	tables, err := workload.LoadOrdered(ctx, db, d, insert, perTable*w.opt.Tables, parallel, makeBatch, progress)
+	tables, secs, err := workload.LoadOrdered(ctx, db, d, insert, perTable*w.opt.Tables, parallel, makeBatch, progress)
 	var rows int64
 	for _, n := range tables {
 		rows += n
 	}
-	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables}, err
+	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables, TableSeconds: secs}, err
 }
 
 // Loaded is true when every table exists with exactly ds.Rows rows.

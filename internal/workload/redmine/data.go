@@ -16,6 +16,13 @@ type shape struct {
 
 func (s shape) projects() int { return s.l1 + s.l2 + s.l3 }
 
+// loadRows is the rows of every table the load writes (see fixedTables).
+func (s shape) loadRows() int64 {
+	p := s.projects()
+	fixed := 6 + (s.users + 4) + 3*s.users + p + len(modules)*p + 5 + 2*membersPerProject*p + 3 + 3*p + 6 + 180 + 7
+	return int64(fixed + s.issues*(2+commentsPerIssue))
+}
+
 // shapes are the seed's small, large and giant sets; every project has
 // membersPerProject members and every issue commentsPerIssue comments.
 var shapes = map[string]shape{

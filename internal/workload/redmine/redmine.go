@@ -92,7 +92,7 @@ func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	if !ok {
 		return workload.Dataset{}, fmt.Errorf("dataset %q: want small, large or giant (the seed's sets: 1k, 10k, 100k issues)", spec)
 	}
-	return workload.Dataset{Name: spec, Rows: int64(s.issues), Seed: seed}, nil
+	return workload.Dataset{Name: spec, Rows: int64(s.issues), Seed: seed, LoadRows: s.loadRows()}, nil
 }
 
 // world generates the dataset's skeleton once per dataset; workers read it
@@ -153,12 +153,12 @@ func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds w
 	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
 		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
 	}
-	tables, err := workload.LoadOrdered(ctx, db, d, insert, len(batches), parallel, func(i int) workload.Batch { return batches[i]() }, progress)
+	tables, secs, err := workload.LoadOrdered(ctx, db, d, insert, len(batches), parallel, func(i int) workload.Batch { return batches[i]() }, progress)
 	var rows int64
 	for _, n := range tables {
 		rows += n
 	}
-	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables}, err
+	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables, TableSeconds: secs}, err
 }
 
 // Loaded is true when the server holds the dataset as loaded, untouched by

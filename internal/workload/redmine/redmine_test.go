@@ -25,12 +25,16 @@ func TestDatasetsHaveTheSeedsShape(t *testing.T) {
 				seen[u] = true
 			}
 		}
-		var rows int
+		var rows, all int
 		for _, b := range w.batches() {
 			bt := b()
+			all += len(bt.Rows)
 			if bt.Table == "journals" {
 				rows += len(bt.Rows)
 			}
+		}
+		if int64(all) != s.loadRows() {
+			t.Errorf("%s: the load writes %d rows, the progress bar expects %d", name, all, s.loadRows())
 		}
 		if rows != s.issues*commentsPerIssue {
 			t.Errorf("%s: %d journals, want %d", name, rows, s.issues*commentsPerIssue)
