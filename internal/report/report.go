@@ -37,9 +37,16 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		for _, op := range opsOf(g.files) {
 			fmt.Fprintf(w, "\n%s, operation %q: trimmed mean time (ms); × = times slower than %s\n", g.title, op, base)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := []string{"clients/load", base}
+			unlimited := unlimitedTargets(g.files)
+			mark := func(t string) string {
+				if unlimited[t] != "" {
+					return t + "*"
+				}
+				return t
+			}
+			head := []string{"clients/load", mark(base)}
 			for _, t := range others {
-				head = append(head, t, "×")
+				head = append(head, mark(t), "×")
 			}
 			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 			for _, label := range g.labels {
@@ -58,6 +65,11 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			}
 			tw.Flush()
+			for _, t := range g.targets {
+				if unlimited[t] != "" {
+					fmt.Fprintf(w, "  * %s: %s\n", t, unlimited[t])
+				}
+			}
 		}
 		fmt.Fprintf(w, "\n%s: throughput and cost per transaction (medians over repeats)\n", g.title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -357,4 +369,26 @@ func statementTable(w io.Writer, files []*result.File) {
 		}
 	}
 	tw.Flush()
+}
+
+// unlimitedTargets names the targets whose cells asked for memory or disk
+// limits that were not applied (an embedded database, an external server,
+// --allow-unlimited), with the reason: their times are not comparable.
+func unlimitedTargets(files []*result.File) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		c := f.Cell.Conditions
+		if f.Limits.Applied || (c.MemoryBytes == 0 && c.IOPS == 0 && c.BPS == 0) {
+			continue
+		}
+		why := "limits not applied"
+		for _, n := range f.Limits.Notes {
+			if strings.Contains(n, "not applied") {
+				why = n
+				break
+			}
+		}
+		out[f.Cell.Target] = why
+	}
+	return out
 }

@@ -94,3 +94,56 @@ func TestCSVRowsAndRatios(t *testing.T) {
 		t.Fatalf("failed row %v", rows[3])
 	}
 }
+
+// The redmine study's extra tables: settled table space per dataset, the
+// slowest statements per target, and a mark on targets whose limits were
+// not applied.
+func TestSpaceStatementsAndUnlimitedMark(t *testing.T) {
+	mk := func(target, ds string, tableMB int64, applied bool, stmts ...result.Statement) *result.File {
+		f := cell(target, 1, "0", 10, "ok")
+		f.Cell.Workload, f.Cell.Dataset = "redmine", ds
+		f.Cell.Conditions.MemoryBytes, f.Cell.Conditions.IOPS = 1<<30, 100
+		f.Ops = map[string]result.Op{"create": {Snapshot: hist.Snapshot{Count: 5, MeanMs: 10}}}
+		f.Space.TableBytes = tableMB << 20
+		f.Limits.Applied = applied
+		if !applied {
+			f.Limits.Notes = []string{"limits not applied: the embedded database runs inside shootout's own process"}
+		}
+		f.Statements = stmts
+		return f
+	}
+	slow := result.Statement{Name: "issues.children_max_priority", Calls: 10, TotalMs: 300, MaxMs: 50}
+	fast := result.Statement{Name: "tokens.find_api_key", Calls: 100, TotalMs: 20, MaxMs: 1}
+	files := []*result.File{
+		mk("mariadb-rocksdb", "small", 2, true, fast, slow),
+		mk("mariadb-innodb", "small", 7, true, fast),
+		mk("sqlite", "small", 8, false),
+		mk("mariadb-rocksdb", "large", 20, true),
+	}
+	var b bytes.Buffer
+	Terminal(&b, files, "mariadb-rocksdb")
+	out := b.String()
+	if !strings.Contains(out, "sqlite*") || !strings.Contains(out, "* sqlite: limits not applied: the embedded") {
+		t.Errorf("sqlite's cells ran without their limits and must say so:\n%s", out)
+	}
+	var small, large string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 2 && f[0] == "redmine" && f[1] == "small" {
+			small = l
+		}
+		if len(f) > 2 && f[0] == "redmine" && f[1] == "large" {
+			large = l
+		}
+	}
+	if f := strings.Fields(small); len(f) != 5 || f[2] != "2.0" || f[3] != "7.0" || f[4] != "8.0" {
+		t.Errorf("space row for small: %q", small)
+	}
+	if f := strings.Fields(large); len(f) != 5 || f[2] != "20.0" || f[3] != "-" {
+		t.Errorf("space row for large: %q", large)
+	}
+	i, j := strings.Index(out, "issues.children_max_priority"), strings.Index(out, "tokens.find_api_key")
+	if i < 0 || j < 0 || i > j {
+		t.Errorf("the statement with the largest total time comes first:\n%s", out)
+	}
+}

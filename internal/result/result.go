@@ -123,6 +123,8 @@ type Load struct {
 	Rows     int64            `json:"rows"`
 	RowsPerS float64          `json:"rows_per_s"`
 	Tables   map[string]int64 `json:"tables,omitempty"`
+	// SettleS is the flush/compaction after the load, before the run.
+	SettleS float64 `json:"settle_s,omitempty"`
 	// TableRowsPerS is each table's rows over the time spent inserting them.
 	TableRowsPerS map[string]float64 `json:"table_rows_per_s,omitempty"`
 	IndexS        float64            `json:"index_s"`
