@@ -208,7 +208,9 @@ func (wk *worker) createCycle() *cycle {
 	description := wk.wd.pool.cut(wk.rng, descriptionLen(wk.rng))
 	c.steps = append(c.steps, func(ctx context.Context) error {
 		id, err := wk.createIssue(ctx, author, p+1, assignee, parent, subject, description)
-		c.issue = id
+		if err == nil {
+			c.issue = id // an id from a rolled-back attempt names no issue
+		}
 		return err
 	})
 	for k := 0; k < commentsPerIssue; k++ {
