@@ -151,6 +151,8 @@ func flagName(key string) string {
 		return "workload"
 	case "datasets":
 		return "dataset"
+	case "dataset_memory": // a study's pairing; --memory replaces it
+		return "memory (per dataset)"
 	}
 	return strings.ReplaceAll(key, "_", "-")
 }

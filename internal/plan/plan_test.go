@@ -124,3 +124,25 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 }
+
+// dataset_memory pairs each dataset with its VM size, as the seed did;
+// datasets it does not name get memory.
+func TestDatasetMemoryPairsDatasetsWithVMSizes(t *testing.T) {
+	p := &Plan{Name: "x", Targets: []string{"sqlite"}, Workloads: []string{"redmine"}, Datasets: []string{"small", "large"},
+		Memory: "512M", DatasetMemory: map[string]string{"small": "1G", "giant": "8G"}, Duration: "10s"}
+	res, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, c := range res.Cells {
+		got[c.Dataset] = c.Conditions.MemoryBytes
+	}
+	if got["small"] != 1<<30 || got["large"] != 512<<20 {
+		t.Fatalf("memory per dataset: %v", got)
+	}
+	p.DatasetMemory = map[string]string{"small": "lots"}
+	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), `--memory (per dataset): "lots" is not a size`) {
+		t.Fatalf("a bad dataset_memory must be named: %v", err)
+	}
+}
