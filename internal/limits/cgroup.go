@@ -171,6 +171,25 @@ func (g *Group) ApplyIO(r Request, dataDir string) error {
 	return nil
 }
 
+// LiftIO removes the disk caps ApplyIO wrote (a v1 throttle rule goes
+// away when its limit is written as 0), keeping them in Applied as what
+// the measured run had.
+func (g *Group) LiftIO() error {
+	for _, f := range []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device",
+		"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"} {
+		v, ok := g.Applied[f]
+		if !ok {
+			continue
+		}
+		dev, _, _ := strings.Cut(v, " ")
+		path := filepath.Join(g.dirs["blkio"], f)
+		if err := os.WriteFile(path, []byte(dev+" 0"), 0o644); err != nil {
+			return fmt.Errorf("lift %s: %w", path, err)
+		}
+	}
+	return nil
+}
+
 func (g *Group) write(controller, file, value string) error {
 	path := filepath.Join(g.dirs[controller], file)
 	if err := os.WriteFile(path, []byte(value), 0o644); err != nil {

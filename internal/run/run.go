@@ -317,6 +317,10 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		return wk, nil
 	}
 	logf(r.Log, "running %s: %d clients, %s", cell.Workload, cell.Clients, describeStop(cfg))
+	// the neighbour stops when the driven run does, so the checks and the
+	// settling after it are not slowed by it
+	stopNeighbour := func() {}
+	nbEvidence := map[string]string{}
 	if spec := limits.NeighbourSpec(cell.Conditions.Neighbour); spec != "0" && spec != "" {
 		maxRun := cfg.Duration
 		if maxRun == 0 {
@@ -330,23 +334,24 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 			r.Ledger.AddServer(pid, nb.Dir)
 		}
 		logf(r.Log, "neighbour %s: fio, %d job(s) of random 4k 50/50 read/write, direct IO%s", spec, nb.Jobs, rateText(nb.Rate))
-		defer func() {
-			nr, err := nb.Stop()
-			for _, pid := range nb.PIDs() {
-				r.Ledger.ForgetServer(pid, nb.Dir)
-			}
-			if f.Limits.Evidence == nil {
-				f.Limits.Evidence = map[string]string{}
-			}
-			f.Limits.Evidence["neighbour.jobs"] = fmt.Sprint(nb.Jobs)
-			if err != nil {
-				f.Limits.Notes = append(f.Limits.Notes, "neighbour: "+err.Error())
-				return
-			}
-			f.Limits.Evidence["neighbour.read_iops"] = fmt.Sprintf("%.1f", nr.ReadIOPS)
-			f.Limits.Evidence["neighbour.write_iops"] = fmt.Sprintf("%.1f", nr.WriteIOPS)
-			logf(r.Log, "neighbour %s achieved %.0f read + %.0f write IOPS", spec, nr.ReadIOPS, nr.WriteIOPS)
-		}()
+		var once sync.Once
+		stopNeighbour = func() {
+			once.Do(func() {
+				nr, err := nb.Stop()
+				for _, pid := range nb.PIDs() {
+					r.Ledger.ForgetServer(pid, nb.Dir)
+				}
+				nbEvidence["neighbour.jobs"] = fmt.Sprint(nb.Jobs)
+				if err != nil {
+					f.Limits.Notes = append(f.Limits.Notes, "neighbour: "+err.Error())
+					return
+				}
+				nbEvidence["neighbour.read_iops"] = fmt.Sprintf("%.1f", nr.ReadIOPS)
+				nbEvidence["neighbour.write_iops"] = fmt.Sprintf("%.1f", nr.WriteIOPS)
+				logf(r.Log, "neighbour %s achieved %.0f read + %.0f write IOPS", spec, nr.ReadIOPS, nr.WriteIOPS)
+			})
+		}
+		defer stopNeighbour()
 	}
 	var ioBefore int64
 	if group != nil {
@@ -357,6 +362,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	dres, runErr := driver.Run(ctx, cfg, connect)
 	usage := sampler.Stop()
 	runSecs := time.Since(runStart).Seconds()
+	stopNeighbour()
 	if dres != nil {
 		fillDriver(f, dres)
 		fillServer(f, usage, dres.Events, inst)
@@ -372,6 +378,20 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		if req.IOPS > 0 && runSecs > 0 {
 			// the cap's effect on the driven run alone, load excluded
 			f.Limits.Evidence["io_serviced_per_s_during_run"] = fmt.Sprintf("%.1f", float64(group.IOServiced()-ioBefore)/runSecs)
+		}
+		if req.IOPS > 0 || req.BPS > 0 {
+			if err := group.LiftIO(); err != nil {
+				return err
+			}
+			f.Limits.Notes = append(f.Limits.Notes, "disk caps lifted after the run: the checks and the settling run at full speed")
+		}
+	}
+	if len(nbEvidence) > 0 {
+		if f.Limits.Evidence == nil {
+			f.Limits.Evidence = map[string]string{}
+		}
+		for k, v := range nbEvidence {
+			f.Limits.Evidence[k] = v
 		}
 	}
 	if runErr != nil {
