@@ -18,8 +18,8 @@ func uix(name string, cols ...string) dialect.Index {
 }
 
 // parentIndex is the index Redmine 3.4 added (migration
-// 20170207050700_add_index_on_issues_parent_id); the redmine3.3 schema
-// variant leaves it out to show the seed's slow search by parent.
+// AddIndexOnIssuesParentId); the redmine3.3 schema variant leaves it out to
+// show the seed's slow search by parent.
 const parentIndex = "index_issues_on_parent_id"
 
 func tables(variant string) []dialect.Table {
