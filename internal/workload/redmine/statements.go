@@ -71,8 +71,8 @@ const (
 	sChildrenMaxPriority
 	sChildrenMinStart
 	sChildrenMaxDue
-	sChildrenCount
-	sChildrenDone
+	sChildren
+	sTotalEstimated
 	sParentUpdate
 	nStatements
 )
@@ -86,7 +86,6 @@ const visibleIssues = `projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM ena
 
 func statementTexts(d dialect.Dialect) [nStatements]struct{ name, sql string } {
 	issues := columnsOf("issues")
-	openChildren := `FROM issues INNER JOIN issue_statuses ON issue_statuses.id = issues.status_id WHERE issues.parent_id = ?`
 	return [nStatements]struct{ name, sql string }{
 		sSettingsCache:   {"settings.check_cache", "SELECT MAX(settings.updated_on) FROM settings"},
 		sTokenFind:       {"tokens.find_api_key", "SELECT " + columnsOf("tokens") + " FROM tokens WHERE tokens.action = 'api' AND tokens.value = ? LIMIT 1"},
@@ -130,9 +129,8 @@ func statementTexts(d dialect.Dialect) [nStatements]struct{ name, sql string } {
   WHERE issues.parent_id = ? AND issue_statuses.is_closed = FALSE`},
 		sChildrenMinStart: {"issues.children_min_start", "SELECT MIN(issues.start_date) FROM issues WHERE issues.parent_id = ?"},
 		sChildrenMaxDue:   {"issues.children_max_due", "SELECT MAX(issues.due_date) FROM issues WHERE issues.parent_id = ?"},
-		sChildrenCount:    {"issues.children_count", "SELECT COUNT(*) FROM issues WHERE issues.parent_id = ?"},
-		sChildrenDone: {"issues.children_done_ratio", `SELECT SUM(COALESCE(CASE WHEN issues.estimated_hours > 0 THEN issues.estimated_hours ELSE NULL END, 1) *
-  (CASE WHEN issue_statuses.is_closed = TRUE THEN 100 ELSE COALESCE(issues.done_ratio, 0) END)), SUM(COALESCE(CASE WHEN issues.estimated_hours > 0 THEN issues.estimated_hours ELSE NULL END, 1)) ` + openChildren},
-		sParentUpdate: {"issues.update_parent_derived", "UPDATE issues SET priority_id = ?, done_ratio = ?, updated_on = ?, lock_version = ? WHERE issues.id = ? AND issues.lock_version = ?"},
+		sChildren:         {"issues.children", "SELECT " + issues + " FROM issues WHERE issues.parent_id = ?"},
+		sTotalEstimated:   {"issues.total_estimated_hours", "SELECT SUM(issues.estimated_hours) FROM issues WHERE issues.root_id = ? AND issues.lft >= ? AND issues.rgt <= ?"},
+		sParentUpdate:     {"issues.update_parent_derived", "UPDATE issues SET priority_id = ?, done_ratio = ?, updated_on = ?, lock_version = ? WHERE issues.id = ? AND issues.lock_version = ?"},
 	}
 }

@@ -364,8 +364,13 @@ func (wk *worker) createIssue(ctx context.Context, author, project, assignee, pa
 			if _, err := wk.exec(ctx, sIssueSetNested, id, 1, 2, id); err != nil {
 				return err
 			}
-		} else if err := wk.addToTree(ctx, id, int64(parent)); err != nil {
-			return err
+		} else {
+			if err := wk.addToTree(ctx, id, int64(parent)); err != nil {
+				return err
+			}
+			if err := wk.parentJournal(ctx, author, int64(parent), id); err != nil {
+				return err
+			}
 		}
 		if err := wk.watch(ctx, id, author); err != nil {
 			return err
@@ -402,34 +407,71 @@ func (wk *worker) addToTree(ctx context.Context, id, parent int64) error {
 	return wk.recalculateParent(ctx, parent)
 }
 
-// recalculateParent derives a parent's priority and done ratio from its
-// children, as Issue#recalculate_attributes_for does with parent_issue_*
-// set to "derived": five reads by parent_id, the search that has no index
-// in the redmine3.3 schema.
+// recalculateParent derives a parent's priority, dates and done ratio
+// from its children, as Issue#recalculate_attributes_for does with the
+// parent_issue_* settings at "derived": four reads by parent_id (the
+// search that has no index in the redmine3.3 schema), each child's total
+// estimated hours through the nested set, then the parent saved if any
+// of it changed.
 func (wk *worker) recalculateParent(ctx context.Context, parent int64) error {
 	wk.parentSearches++
 	par := wk.findIssue(ctx, parent)
 	if par == nil {
 		return fmt.Errorf("parent issue %d vanished", parent)
 	}
-	var vals [5][]any
-	for i, s := range []stmtID{sChildrenMaxPriority, sChildrenMinStart, sChildrenMaxDue, sChildrenCount, sChildrenDone} {
-		rows, err := wk.query(ctx, s, parent)
-		if err != nil {
+	top, err := wk.query(ctx, sChildrenMaxPriority, parent)
+	if err != nil {
+		return err
+	}
+	for _, s := range []stmtID{sChildrenMinStart, sChildrenMaxDue} {
+		if _, err := wk.query(ctx, s, parent); err != nil {
 			return err
 		}
-		if len(rows) > 0 {
-			vals[i] = rows[0]
-		}
+	}
+	children, err := wk.query(ctx, sChildren, parent)
+	if err != nil {
+		return err
 	}
 	priority, done := asInt(par[issueCols["priority_id"]]), asInt(par[issueCols["done_ratio"]])
-	if vals[0] != nil && vals[0][0] != nil {
-		priority = asInt(vals[0][0]) // priorities' ids are their positions
+	if len(top) > 0 && top[0][0] != nil {
+		priority = asInt(top[0][0]) // priorities' ids are their positions
+	} else {
+		priority = priorityNormal // all children closed: the default priority
 	}
-	if vals[3] != nil && asInt(vals[3][0]) > 0 && vals[4] != nil {
-		if weight := asFloat(vals[4][1]); weight > 0 {
-			done = int64(asFloat(vals[4][0])/weight + 0.5)
+	if len(children) > 0 {
+		// children weighted by their total estimated hours (the average
+		// of those that have some, 1 if none has), closed ones at 100%
+		estimates := make([]float64, len(children))
+		var sum float64
+		var with int
+		for i, c := range children {
+			rows, err := wk.query(ctx, sTotalEstimated, c[issueCols["root_id"]], c[issueCols["lft"]], c[issueCols["rgt"]])
+			if err != nil {
+				return err
+			}
+			if len(rows) > 0 && asFloat(rows[0][0]) > 0 {
+				estimates[i] = asFloat(rows[0][0])
+				sum += estimates[i]
+				with++
+			}
 		}
+		average := 1.0
+		if with > 0 {
+			average = sum / float64(with)
+		}
+		var total float64
+		for i, c := range children {
+			e := estimates[i]
+			if e <= 0 {
+				e = average
+			}
+			ratio := float64(asInt(c[issueCols["done_ratio"]]))
+			if isClosed(int(asInt(c[issueCols["status_id"]]))) {
+				ratio = 100
+			}
+			total += e * ratio
+		}
+		done = int64(total / (average * float64(len(children))))
 	}
 	if priority == asInt(par[issueCols["priority_id"]]) && done == asInt(par[issueCols["done_ratio"]]) {
 		return nil // Rails saves nothing when nothing changed
@@ -442,6 +484,35 @@ func (wk *worker) recalculateParent(ctx context.Context, parent int64) error {
 	if n == 0 {
 		return errStale
 	}
+	return nil
+}
+
+// parentJournal records a new subtask on its parent, as Redmine's
+// create_parent_issue_journal does: the parent saved (lock_version guarded)
+// with a journal whose detail is child_id.
+func (wk *worker) parentJournal(ctx context.Context, user int, parent, child int64) error {
+	par := wk.findIssue(ctx, parent)
+	if par == nil {
+		return fmt.Errorf("parent issue %d vanished", parent)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	lv := asInt(par[issueCols["lock_version"]])
+	n, err := wk.exec(ctx, sIssueTouch, now, lv+1, parent, lv)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errStale
+	}
+	journal, err := wk.insert(ctx, sJournalInsert, parent, user, "", now, now)
+	if err != nil {
+		return err
+	}
+	if _, err := wk.exec(ctx, sDetailInsert, journal, "child_id", nil, strconv.FormatInt(child, 10)); err != nil {
+		return err
+	}
+	wk.pending.journals++
+	wk.pending.details++
 	return nil
 }
 
