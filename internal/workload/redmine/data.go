@@ -401,13 +401,13 @@ func (w *world) watcherBatch(first, last int) workload.Batch {
 func (w *world) journalBatch(pool textPool, first, last int) workload.Batch {
 	rng := rand.New(rand.NewPCG(uint64(w.seed), uint64(first)<<1|1))
 	b := workload.Batch{Table: "journals", Cols: []string{"id", "journalized_id", "journalized_type", "user_id", "notes",
-		"created_on", "private_notes", "updated_on"}}
+		"created_on", "private_notes"}}
 	for id := first; id <= last; id++ {
 		ms := w.members[w.issues[id-1].project-1]
 		for c := 0; c < commentsPerIssue; c++ {
 			at := w.commentTime(id, c)
 			b.Rows = append(b.Rows, []any{(id-1)*commentsPerIssue + c + 1, id, "Issue", ms[(id+c)%len(ms)],
-				pool.cut(rng, commentLen(rng)), at, false, at})
+				pool.cut(rng, commentLen(rng)), at, false})
 		}
 	}
 	return b

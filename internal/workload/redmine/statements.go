@@ -32,9 +32,17 @@ func columnsOf(table string) string {
 // issues.*; their positions in columnsOf("issues").
 var issueCols = map[string]int{}
 
+// workflowNewStatus is new_status_id's position in a workflows row.
+var workflowNewStatus int
+
 func init() {
 	for i, c := range strings.Split(columnsOf("issues"), ", ") {
 		issueCols[strings.TrimPrefix(c, "issues.")] = i
+	}
+	for i, c := range strings.Split(columnsOf("workflows"), ", ") {
+		if c == "workflows.new_status_id" {
+			workflowNewStatus = i
+		}
 	}
 }
 
@@ -57,9 +65,13 @@ const (
 	sIssueInsert
 	sIssueSetNested
 	sIssueLockTree
+	sParentNested
+	sSiblingsMaxRgt
 	sIssueShift
-	sWatcherExists
-	sWatcherInsert
+	sAssignableRoles
+	sCustomValues
+	sRelationsFrom
+	sPriorities
 	sWorkflows
 	sAllowedStatuses
 	sIssueTouch
@@ -77,12 +89,13 @@ const (
 	nStatements
 )
 
-// visibleIssues is the WHERE clause Redmine's IssueQuery builds for a
-// member of a project listing issues: project active, issue tracking
-// enabled, private issues only their author's or assignee's.
+// visibleIssues is the WHERE clause Redmine 5.0.4's IssueQuery was seen
+// to build for "assigned to me" (the API's default open-status filter
+// included): project active, issue tracking enabled, private issues only
+// their author's or assignee's.
 const visibleIssues = `projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name = 'issue_tracking')
-  AND issue_statuses.is_closed = FALSE AND issues.assigned_to_id = ?
-  AND (issues.is_private = FALSE OR issues.author_id = ? OR issues.assigned_to_id = ?)`
+  AND (issues.is_private = FALSE OR issues.author_id = ? OR issues.assigned_to_id IN (?))
+  AND issues.status_id IN (SELECT issue_statuses.id FROM issue_statuses WHERE issue_statuses.is_closed = FALSE) AND issues.assigned_to_id IN (?)`
 
 func statementTexts(d dialect.Dialect) [nStatements]struct{ name, sql string } {
 	issues := columnsOf("issues")
@@ -102,22 +115,26 @@ func statementTexts(d dialect.Dialect) [nStatements]struct{ name, sql string } {
   WHERE users.status = 1 AND members.project_id = ? AND roles.assignable = TRUE`},
 		sIssueFind: {"issues.find", "SELECT " + issues + " FROM issues WHERE issues.id = ? LIMIT 1"},
 		sIssueInsert: {"issues.insert", `INSERT INTO issues (tracker_id, project_id, subject, description, status_id, assigned_to_id, priority_id,
-  author_id, lock_version, created_on, updated_on, start_date, done_ratio, parent_id, is_private)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, FALSE)` + d.Returning()},
-		sIssueSetNested: {"issues.set_nested_set", "UPDATE issues SET root_id = ?, lft = ?, rgt = ? WHERE issues.id = ?"},
-		sIssueLockTree:  {"issues.lock_tree", "SELECT issues.id FROM issues WHERE issues.root_id = ? ORDER BY issues.id ASC" + d.ForUpdate()},
+  author_id, lock_version, created_on, updated_on, start_date, done_ratio, parent_id, root_id, lft, rgt, is_private)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, FALSE)` + d.Returning()},
+		sIssueSetNested: {"issues.set_nested_set", "UPDATE issues SET root_id = ?, lft = 1, rgt = 2, lock_version = COALESCE(lock_version, 0) + 1 WHERE issues.id = ?"},
+		sIssueLockTree:  {"issues.lock_tree", "SELECT issues.id FROM issues WHERE issues.root_id IN (SELECT issues.root_id FROM issues WHERE issues.id IN (?)) ORDER BY issues.id ASC" + d.ForUpdate()},
+		sParentNested:   {"issues.nested_set_of", "SELECT issues.root_id, issues.lft, issues.rgt FROM issues WHERE issues.id = ? LIMIT 1"},
+		sSiblingsMaxRgt: {"issues.children_max_rgt", "SELECT MAX(issues.rgt) FROM issues WHERE issues.root_id = ? AND issues.parent_id = ?"},
 		sIssueShift: {"issues.shift_nested_set", `UPDATE issues SET lft = CASE WHEN lft >= ? THEN lft + 2 ELSE lft END,
-  rgt = CASE WHEN rgt >= ? THEN rgt + 2 ELSE rgt END WHERE issues.root_id = ? AND issues.rgt >= ?`},
-		sWatcherExists: {"watchers.exists", "SELECT 1 AS one FROM watchers WHERE watchers.watchable_id = ? AND watchers.watchable_type = 'Issue' AND watchers.user_id = ? LIMIT 1"},
-		sWatcherInsert: {"watchers.insert", "INSERT INTO watchers (watchable_type, watchable_id, user_id) VALUES ('Issue', ?, ?)"},
-		sWorkflows:     {"workflows.transitions", "SELECT " + columnsOf("workflows") + " FROM workflows WHERE workflows.type = 'WorkflowTransition' AND workflows.role_id = ? AND workflows.tracker_id = ? AND workflows.old_status_id = ?"},
+  rgt = CASE WHEN rgt >= ? THEN rgt + 2 ELSE rgt END WHERE issues.root_id = ? AND (issues.lft >= ? OR issues.rgt >= ?)`},
+		sAssignableRoles: {"roles.assignable", "SELECT " + columnsOf("roles") + " FROM roles WHERE roles.assignable = TRUE"},
+		sCustomValues:    {"custom_values.of_issue", "SELECT " + columnsOf("custom_values") + " FROM custom_values WHERE custom_values.customized_id = ? AND custom_values.customized_type = 'Issue'"},
+		sRelationsFrom:   {"issue_relations.from", "SELECT " + columnsOf("issue_relations") + " FROM issue_relations WHERE issue_relations.issue_from_id = ?"},
+		sPriorities:      {"enumerations.priorities", "SELECT " + columnsOf("enumerations") + " FROM enumerations WHERE enumerations.type = 'IssuePriority' ORDER BY enumerations.position ASC"},
+		sWorkflows:       {"workflows.transitions", "SELECT " + columnsOf("workflows") + " FROM workflows WHERE workflows.type = 'WorkflowTransition' AND workflows.role_id = ? AND workflows.tracker_id = ? AND workflows.old_status_id = ?"},
 		sAllowedStatuses: {"issue_statuses.allowed", "SELECT " + columnsOf("issue_statuses") + ` FROM issue_statuses WHERE issue_statuses.id IN
   (SELECT workflows.new_status_id FROM workflows WHERE workflows.type = 'WorkflowTransition' AND workflows.role_id = ? AND workflows.tracker_id = ? AND workflows.old_status_id = ?)
   ORDER BY issue_statuses.position ASC`},
 		sIssueTouch: {"issues.update_touch", "UPDATE issues SET updated_on = ?, lock_version = ? WHERE issues.id = ? AND issues.lock_version = ?"},
 		sIssueUpdate: {"issues.update_status", `UPDATE issues SET status_id = ?, assigned_to_id = ?, done_ratio = ?, closed_on = ?, updated_on = ?, lock_version = ?
   WHERE issues.id = ? AND issues.lock_version = ?`},
-		sJournalInsert: {"journals.insert", "INSERT INTO journals (journalized_id, journalized_type, user_id, notes, created_on, private_notes, updated_on) VALUES (?, 'Issue', ?, ?, ?, FALSE, ?)" + d.Returning()},
+		sJournalInsert: {"journals.insert", "INSERT INTO journals (journalized_id, journalized_type, user_id, notes, created_on, private_notes) VALUES (?, 'Issue', ?, ?, ?, FALSE)" + d.Returning()},
 		sDetailInsert:  {"journal_details.insert", "INSERT INTO journal_details (journal_id, property, prop_key, old_value, value) VALUES (?, 'attr', ?, ?, ?)"},
 		sCountAssigned: {"issues.count_assigned_to_me", `SELECT COUNT(*) FROM issues INNER JOIN projects ON projects.id = issues.project_id
   INNER JOIN issue_statuses ON issue_statuses.id = issues.status_id WHERE ` + visibleIssues},
@@ -129,7 +146,7 @@ func statementTexts(d dialect.Dialect) [nStatements]struct{ name, sql string } {
   WHERE issues.parent_id = ? AND issue_statuses.is_closed = FALSE`},
 		sChildrenMinStart: {"issues.children_min_start", "SELECT MIN(issues.start_date) FROM issues WHERE issues.parent_id = ?"},
 		sChildrenMaxDue:   {"issues.children_max_due", "SELECT MAX(issues.due_date) FROM issues WHERE issues.parent_id = ?"},
-		sChildren:         {"issues.children", "SELECT " + issues + " FROM issues WHERE issues.parent_id = ?"},
+		sChildren:         {"issues.children", "SELECT " + issues + " FROM issues WHERE issues.parent_id = ? ORDER BY issues.lft ASC"},
 		sTotalEstimated:   {"issues.total_estimated_hours", "SELECT SUM(issues.estimated_hours) FROM issues WHERE issues.root_id = ? AND issues.lft >= ? AND issues.rgt <= ?"},
 		sParentUpdate:     {"issues.update_parent_derived", "UPDATE issues SET priority_id = ?, done_ratio = ?, updated_on = ?, lock_version = ? WHERE issues.id = ? AND issues.lock_version = ?"},
 	}

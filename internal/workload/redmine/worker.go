@@ -35,8 +35,8 @@ func (s *stmt) record(start time.Time) {
 
 // counts is what a worker's committed requests changed.
 type counts struct {
-	issuesCreated, comments, journals, details, watchers int64
-	resolved, logicalBytes                               int64
+	issuesCreated, comments, journals, details int64
+	resolved, logicalBytes                     int64
 }
 
 func (c *counts) add(o counts) {
@@ -44,7 +44,6 @@ func (c *counts) add(o counts) {
 	c.comments += o.comments
 	c.journals += o.journals
 	c.details += o.details
-	c.watchers += o.watchers
 	c.resolved += o.resolved
 	c.logicalBytes += o.logicalBytes
 }
@@ -151,7 +150,7 @@ func (wk *worker) Counters() map[string]int64 {
 	c := wk.committed
 	return map[string]int64{
 		"issues_created": c.issuesCreated, "comments": c.comments, "journals": c.journals,
-		"journal_details": c.details, "watchers": c.watchers, "issues_resolved": c.resolved,
+		"journal_details": c.details, "issues_resolved": c.resolved,
 		"logical_bytes": c.logicalBytes, "stale_reloads": wk.stale, "issues_taken_by_others": wk.taken,
 		"short_lists": wk.shortLists, "unfinished_creates": wk.unfinishedCreates,
 		"unfinished_process10": wk.unfinishedProcess, "parent_recalculations": wk.parentSearches,
@@ -335,45 +334,46 @@ func (wk *worker) createIssue(ctx context.Context, author, project, assignee, pa
 		for _, q := range []struct {
 			s    stmtID
 			args []any
-		}{{sTrackers, []any{project}}, {sStatusFind, []any{statusNew}}, {sDefaultPriority, nil}, {sAssignable, []any{project}}} {
+		}{{sDefaultPriority, nil}, {sTrackers, []any{project}}, {sStatusFind, []any{statusNew}}} {
 			if _, err := wk.query(ctx, q.s, q.args...); err != nil {
 				return err
 			}
 		}
-		var par []any
-		if parent != 0 {
-			if par = wk.findIssue(ctx, int64(parent)); par == nil {
-				return fmt.Errorf("parent issue %d not found", parent)
-			}
+		if parent != 0 && wk.findIssue(ctx, int64(parent)) == nil {
+			return fmt.Errorf("parent issue %d not found", parent)
 		}
 		if err := wk.begin(ctx); err != nil {
 			return err
 		}
+		// the assignee is validated inside the transaction
+		if err := wk.checkAssignee(ctx, project, assignee); err != nil {
+			return err
+		}
 		now := time.Now().UTC().Truncate(time.Second)
-		var parentArg any
-		if parent != 0 {
-			parentArg = parent
-		}
+		day := now.Truncate(24 * time.Hour)
 		var err error
-		id, err = wk.insert(ctx, sIssueInsert, 1, project, subject, description, statusNew, assignee, priorityNormal,
-			author, now, now, now.Truncate(24*time.Hour), parentArg)
-		if err != nil {
-			return err
-		}
 		if parent == 0 {
-			if _, err := wk.exec(ctx, sIssueSetNested, id, 1, 2, id); err != nil {
+			id, err = wk.insert(ctx, sIssueInsert, 1, project, subject, description, statusNew, assignee, priorityNormal,
+				author, now, now, day, nil, nil, nil, nil)
+			if err != nil {
 				return err
 			}
-		} else {
-			if err := wk.addToTree(ctx, id, int64(parent)); err != nil {
+			if _, err := wk.exec(ctx, sIssueSetNested, id, id); err != nil {
 				return err
 			}
-			if err := wk.parentJournal(ctx, author, int64(parent), id); err != nil {
-				return err
-			}
-		}
-		if err := wk.watch(ctx, id, author); err != nil {
+		} else if id, err = wk.insertSubtask(ctx, int64(parent), project, subject, description, assignee, author, now, day); err != nil {
 			return err
+		}
+		if _, err := wk.query(ctx, sCustomValues, id); err != nil {
+			return err
+		}
+		if _, err := wk.query(ctx, sRelationsFrom, id); err != nil {
+			return err
+		}
+		if parent != 0 {
+			if err := wk.recalculateParent(ctx, int64(parent), author, id); err != nil {
+				return err
+			}
 		}
 		wk.pending.issuesCreated++
 		return wk.commit(ctx)
@@ -381,39 +381,53 @@ func (wk *worker) createIssue(ctx context.Context, author, project, assignee, pa
 	return id, err
 }
 
-// addToTree puts a new subtask last under its parent in the issue nested
-// set, locking the tree first as Redmine's IssueNestedSet does, then
-// recalculates the parent's derived fields.
-func (wk *worker) addToTree(ctx context.Context, id, parent int64) error {
-	par := wk.findIssue(ctx, parent)
-	if par == nil {
-		return fmt.Errorf("parent issue %d vanished", parent)
-	}
-	root := asInt(par[issueCols["root_id"]])
-	if _, err := wk.query(ctx, sIssueLockTree, root); err != nil {
+// checkAssignee is Redmine's validation of an assignee: the assignable
+// roles, then the project's assignable users.
+func (wk *worker) checkAssignee(ctx context.Context, project any, assignee int) error {
+	if _, err := wk.query(ctx, sUserFind, assignee); err != nil {
 		return err
 	}
-	// read again under the lock: a concurrent subtask may have moved it
-	if par = wk.findIssue(ctx, parent); par == nil {
-		return fmt.Errorf("parent issue %d vanished", parent)
-	}
-	rgt := asInt(par[issueCols["rgt"]])
-	if _, err := wk.exec(ctx, sIssueShift, rgt, rgt, root, rgt); err != nil {
+	if _, err := wk.query(ctx, sAssignableRoles); err != nil {
 		return err
 	}
-	if _, err := wk.exec(ctx, sIssueSetNested, root, rgt, rgt+1, id); err != nil {
-		return err
+	_, err := wk.query(ctx, sAssignable, project)
+	return err
+}
+
+// insertSubtask puts a new issue last under its parent in the nested set,
+// as Redmine's IssueNestedSet does: lock the parent's whole tree, read the
+// parent and the right edge of its children again under the lock, open a
+// gap, insert the issue into it.
+func (wk *worker) insertSubtask(ctx context.Context, parent int64, project int, subject, description string, assignee, author int, now, day time.Time) (int64, error) {
+	if _, err := wk.query(ctx, sIssueLockTree, parent); err != nil {
+		return 0, err
 	}
-	return wk.recalculateParent(ctx, parent)
+	rows, err := wk.query(ctx, sParentNested, parent)
+	if err != nil {
+		return 0, err
+	}
+	if len(rows) == 0 {
+		return 0, fmt.Errorf("parent issue %d vanished", parent)
+	}
+	root, rgt := asInt(rows[0][0]), asInt(rows[0][2])
+	if _, err := wk.query(ctx, sSiblingsMaxRgt, root, parent); err != nil {
+		return 0, err
+	}
+	if _, err := wk.exec(ctx, sIssueShift, rgt, rgt, root, rgt, rgt); err != nil {
+		return 0, err
+	}
+	return wk.insert(ctx, sIssueInsert, 1, project, subject, description, statusNew, assignee, priorityNormal,
+		author, now, now, day, parent, root, rgt, rgt+1)
 }
 
 // recalculateParent derives a parent's priority, dates and done ratio
 // from its children, as Issue#recalculate_attributes_for does with the
 // parent_issue_* settings at "derived": four reads by parent_id (the
 // search that has no index in the redmine3.3 schema), each child's total
-// estimated hours through the nested set, then the parent saved if any
-// of it changed.
-func (wk *worker) recalculateParent(ctx context.Context, parent int64) error {
+// estimated hours through the nested set, then the parent saved if any of
+// it changed. For a new subtask (child != 0) the parent is always saved,
+// with a journal recording the child (create_parent_issue_journal).
+func (wk *worker) recalculateParent(ctx context.Context, parent int64, user int, child int64) error {
 	wk.parentSearches++
 	par := wk.findIssue(ctx, parent)
 	if par == nil {
@@ -439,72 +453,29 @@ func (wk *worker) recalculateParent(ctx context.Context, parent int64) error {
 		priority = priorityNormal // all children closed: the default priority
 	}
 	if len(children) > 0 {
-		// children weighted by their total estimated hours (the average
-		// of those that have some, 1 if none has), closed ones at 100%
-		estimates := make([]float64, len(children))
-		var sum float64
-		var with int
-		for i, c := range children {
-			rows, err := wk.query(ctx, sTotalEstimated, c[issueCols["root_id"]], c[issueCols["lft"]], c[issueCols["rgt"]])
-			if err != nil {
-				return err
-			}
-			if len(rows) > 0 && asFloat(rows[0][0]) > 0 {
-				estimates[i] = asFloat(rows[0][0])
-				sum += estimates[i]
-				with++
-			}
+		if done, err = wk.derivedDoneRatio(ctx, children); err != nil {
+			return err
 		}
-		average := 1.0
-		if with > 0 {
-			average = sum / float64(with)
-		}
-		var total float64
-		for i, c := range children {
-			e := estimates[i]
-			if e <= 0 {
-				e = average
-			}
-			ratio := float64(asInt(c[issueCols["done_ratio"]]))
-			if isClosed(int(asInt(c[issueCols["status_id"]]))) {
-				ratio = 100
-			}
-			total += e * ratio
-		}
-		done = int64(total / (average * float64(len(children))))
 	}
-	if priority == asInt(par[issueCols["priority_id"]]) && done == asInt(par[issueCols["done_ratio"]]) {
+	if child == 0 && priority == asInt(par[issueCols["priority_id"]]) && done == asInt(par[issueCols["done_ratio"]]) {
 		return nil // Rails saves nothing when nothing changed
-	}
-	lv := asInt(par[issueCols["lock_version"]])
-	n, err := wk.exec(ctx, sParentUpdate, priority, done, time.Now().UTC().Truncate(time.Second), lv+1, parent, lv)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return errStale
-	}
-	return nil
-}
-
-// parentJournal records a new subtask on its parent, as Redmine's
-// create_parent_issue_journal does: the parent saved (lock_version guarded)
-// with a journal whose detail is child_id.
-func (wk *worker) parentJournal(ctx context.Context, user int, parent, child int64) error {
-	par := wk.findIssue(ctx, parent)
-	if par == nil {
-		return fmt.Errorf("parent issue %d vanished", parent)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	lv := asInt(par[issueCols["lock_version"]])
-	n, err := wk.exec(ctx, sIssueTouch, now, lv+1, parent, lv)
+	n, err := wk.exec(ctx, sParentUpdate, priority, done, now, lv+1, parent, lv)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
 		return errStale
 	}
-	journal, err := wk.insert(ctx, sJournalInsert, parent, user, "", now, now)
+	if _, err := wk.query(ctx, sCustomValues, parent); err != nil {
+		return err
+	}
+	if child == 0 {
+		return nil
+	}
+	journal, err := wk.insert(ctx, sJournalInsert, parent, user, "", now)
 	if err != nil {
 		return err
 	}
@@ -516,18 +487,40 @@ func (wk *worker) parentJournal(ctx context.Context, user int, parent, child int
 	return nil
 }
 
-// watch adds user to the issue's watchers unless there already, as the
-// default auto-watch preference does for issues one creates or updates.
-func (wk *worker) watch(ctx context.Context, issue int64, user int) error {
-	rows, err := wk.query(ctx, sWatcherExists, issue, user)
-	if err != nil || len(rows) > 0 {
-		return err
+// derivedDoneRatio weighs children by their total estimated hours (the
+// average of those that have some, 1 if none has), closed ones at 100%.
+func (wk *worker) derivedDoneRatio(ctx context.Context, children [][]any) (int64, error) {
+	estimates := make([]float64, len(children))
+	var sum float64
+	var with int
+	for i, c := range children {
+		rows, err := wk.query(ctx, sTotalEstimated, c[issueCols["root_id"]], c[issueCols["lft"]], c[issueCols["rgt"]])
+		if err != nil {
+			return 0, err
+		}
+		if len(rows) > 0 && asFloat(rows[0][0]) > 0 {
+			estimates[i] = asFloat(rows[0][0])
+			sum += estimates[i]
+			with++
+		}
 	}
-	if _, err := wk.exec(ctx, sWatcherInsert, issue, user); err != nil {
-		return err
+	average := 1.0
+	if with > 0 {
+		average = sum / float64(with)
 	}
-	wk.pending.watchers++
-	return nil
+	var total float64
+	for i, c := range children {
+		e := estimates[i]
+		if e <= 0 {
+			e = average
+		}
+		ratio := float64(asInt(c[issueCols["done_ratio"]]))
+		if isClosed(int(asInt(c[issueCols["status_id"]]))) {
+			ratio = 100
+		}
+		total += e * ratio
+	}
+	return int64(total / (average * float64(len(children)))), nil
 }
 
 func (wk *worker) findIssue(ctx context.Context, id int64) []any {
@@ -538,18 +531,39 @@ func (wk *worker) findIssue(ctx context.Context, id int64) []any {
 	return rows[0]
 }
 
+// loadForEdit is what the issue update action reads before its
+// transaction: the issue, the project and the user's roles in it, the
+// issue's tracker and status, and the statuses the workflow allows from
+// here. It returns the issue and the user's role.
+func (wk *worker) loadForEdit(ctx context.Context, user int, issue int64) ([]any, int64, error) {
+	is := wk.findIssue(ctx, issue)
+	if is == nil {
+		return nil, 0, fmt.Errorf("issue %d not found", issue)
+	}
+	role, err := wk.authorize(ctx, user, asInt(is[issueCols["project_id"]]))
+	if err != nil {
+		return nil, 0, err
+	}
+	tracker, status := asInt(is[issueCols["tracker_id"]]), asInt(is[issueCols["status_id"]])
+	if _, err := wk.query(ctx, sStatusFind, status); err != nil {
+		return nil, 0, err
+	}
+	if _, err := wk.query(ctx, sAllowedStatuses, role, tracker, status); err != nil {
+		return nil, 0, err
+	}
+	return is, role, nil
+}
+
 // comment adds a note to an issue: the issue's updated_on and lock_version
-// move, a journal with the notes is written.
+// move (the UPDATE matches only the version read), a journal with the notes
+// is written.
 func (wk *worker) comment(ctx context.Context, user int, issue int64, notes string) error {
 	return wk.retryStale(ctx, func() error {
 		if err := wk.authenticate(ctx, user); err != nil {
 			return err
 		}
-		is := wk.findIssue(ctx, issue)
-		if is == nil {
-			return fmt.Errorf("issue %d not found", issue)
-		}
-		if _, err := wk.authorize(ctx, user, asInt(is[issueCols["project_id"]])); err != nil {
+		is, _, err := wk.loadForEdit(ctx, user, issue)
+		if err != nil {
 			return err
 		}
 		if err := wk.begin(ctx); err != nil {
@@ -564,20 +578,20 @@ func (wk *worker) comment(ctx context.Context, user int, issue int64, notes stri
 		if n == 0 {
 			return errStale
 		}
-		if _, err := wk.insert(ctx, sJournalInsert, issue, user, notes, now, now); err != nil {
+		if _, err := wk.query(ctx, sCustomValues, issue); err != nil {
+			return err
+		}
+		if _, err := wk.insert(ctx, sJournalInsert, issue, user, notes, now); err != nil {
 			return err
 		}
 		wk.pending.journals++
 		wk.pending.comments++
-		if err := wk.watch(ctx, issue, user); err != nil {
-			return err
-		}
 		return wk.commit(ctx)
 	})
 }
 
 // listAssigned is the "assigned to me" list: a count for the pager, then
-// the first page of ten, newest first.
+// the first page of ten, newest first, then the priorities it shows.
 func (wk *worker) listAssigned(ctx context.Context, user int) ([]int64, error) {
 	if err := wk.authenticate(ctx, user); err != nil {
 		return nil, err
@@ -587,6 +601,9 @@ func (wk *worker) listAssigned(ctx context.Context, user int) ([]int64, error) {
 	}
 	rows, err := wk.query(ctx, sListAssigned, user, user, user)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := wk.query(ctx, sPriorities); err != nil {
 		return nil, err
 	}
 	var ids []int64
@@ -604,9 +621,9 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 		if err := wk.authenticate(ctx, user); err != nil {
 			return err
 		}
-		is := wk.findIssue(ctx, issue)
-		if is == nil {
-			return fmt.Errorf("issue %d not found", issue)
+		is, role, err := wk.loadForEdit(ctx, user, issue)
+		if err != nil {
+			return err
 		}
 		oldStatus := asInt(is[issueCols["status_id"]])
 		assigned := is[issueCols["assigned_to_id"]]
@@ -614,34 +631,34 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 			wk.taken++ // someone else moved it on since the list was read
 			return nil
 		}
-		project := asInt(is[issueCols["project_id"]])
-		role, err := wk.authorize(ctx, user, project)
-		if err != nil {
-			return err
-		}
-		tracker := asInt(is[issueCols["tracker_id"]])
-		if _, err := wk.query(ctx, sWorkflows, role, tracker, oldStatus); err != nil {
-			return err
-		}
-		allowed, err := wk.query(ctx, sAllowedStatuses, role, tracker, oldStatus)
-		if err != nil {
-			return err
-		}
 		newAssignee := int64(user)
 		if toAuthor {
 			newAssignee = asInt(is[issueCols["author_id"]])
-			if _, err := wk.query(ctx, sAssignable, project); err != nil {
-				return err
-			}
 		}
 		if oldStatus == int64(status) && newAssignee == int64(user) {
 			return nil // nothing to change: Redmine writes no journal
 		}
-		if oldStatus != int64(status) && !contains(allowed, int64(status)) {
+		tracker := asInt(is[issueCols["tracker_id"]])
+		if _, err := wk.query(ctx, sStatusFind, status); err != nil {
+			return err
+		}
+		allowed, err := wk.query(ctx, sWorkflows, role, tracker, oldStatus)
+		if err != nil {
+			return err
+		}
+		if oldStatus != int64(status) && !allows(allowed, int64(status)) {
 			return fmt.Errorf("workflow of role %d, tracker %d does not allow status %d -> %d", role, tracker, oldStatus, status)
 		}
 		if err := wk.begin(ctx); err != nil {
 			return err
+		}
+		if newAssignee != int64(user) {
+			if err := wk.checkAssignee(ctx, asInt(is[issueCols["project_id"]]), int(newAssignee)); err != nil {
+				return err
+			}
+			if _, err := wk.query(ctx, sUserFind, user); err != nil {
+				return err
+			}
 		}
 		now := time.Now().UTC().Truncate(time.Second)
 		lv := asInt(is[issueCols["lock_version"]])
@@ -652,7 +669,10 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 		if n == 0 {
 			return errStale
 		}
-		journal, err := wk.insert(ctx, sJournalInsert, issue, user, "", now, now)
+		if _, err := wk.query(ctx, sCustomValues, issue); err != nil {
+			return err
+		}
+		journal, err := wk.insert(ctx, sJournalInsert, issue, user, "", now)
 		if err != nil {
 			return err
 		}
@@ -673,20 +693,18 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 			wk.pending.resolved++
 		}
 		if p := is[issueCols["parent_id"]]; p != nil {
-			if err := wk.recalculateParent(ctx, asInt(p)); err != nil {
+			if err := wk.recalculateParent(ctx, asInt(p), user, 0); err != nil {
 				return err
 			}
-		}
-		if err := wk.watch(ctx, issue, user); err != nil {
-			return err
 		}
 		return wk.commit(ctx)
 	})
 }
 
-func contains(rows [][]any, id int64) bool {
-	for _, r := range rows {
-		if asInt(r[0]) == id {
+// allows reports whether the workflow rows permit moving to status.
+func allows(workflows [][]any, status int64) bool {
+	for _, r := range workflows {
+		if asInt(r[workflowNewStatus]) == status {
 			return true
 		}
 	}
