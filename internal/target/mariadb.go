@@ -266,7 +266,14 @@ func (in *mariadbInstance) Settle(ctx context.Context) error {
 	return nil
 }
 
-func (in *mariadbInstance) Stop(ctx context.Context) error { return in.shutdown(syscall.SIGTERM) }
+func (in *mariadbInstance) Stop(ctx context.Context) error {
+	if !in.keep && in.db != nil {
+		// the directory is removed next: writing dirty pages and merging
+		// the change buffer first would only make each cell seconds longer
+		in.db.ExecContext(ctx, "SET GLOBAL innodb_fast_shutdown=2")
+	}
+	return in.shutdown(syscall.SIGTERM)
+}
 
 func lastLines(s string, n int) string { return strings.ReplaceAll(tailString(s, n), "\n", " | ") }
 

@@ -232,7 +232,14 @@ func (in *postgresInstance) Settle(ctx context.Context) error {
 
 // Stop asks for a fast shutdown (SIGINT): sessions are ended, a checkpoint
 // is written, the server exits.
-func (in *postgresInstance) Stop(ctx context.Context) error { return in.shutdown(syscall.SIGINT) }
+// Stop asks for a fast shutdown (SIGINT), or an immediate one (SIGQUIT: no
+// checkpoint) when the data directory is removed next anyway.
+func (in *postgresInstance) Stop(ctx context.Context) error {
+	if !in.keep {
+		return in.shutdown(syscall.SIGQUIT)
+	}
+	return in.shutdown(syscall.SIGINT)
+}
 
 // pgBytes spells a size in the units PostgreSQL settings accept.
 func pgBytes(n int64) string { return fmt.Sprintf("%dMB", n>>20) }
