@@ -149,6 +149,52 @@ func TestSweepRemovesWhatADeadShootoutLeft(t *testing.T) {
 	}
 }
 
+// TestSweepKeepsWhatItCouldNotRemove: a cgroup that will not go (here a
+// plain directory that is not empty, as a cgroup with a child would be)
+// stays in the ledger with its parent, and a later sweep finishes the job.
+func TestSweepKeepsWhatItCouldNotRemove(t *testing.T) {
+	old := StateDir
+	StateDir = t.TempDir()
+	defer func() { StateDir = old }()
+	fake := t.TempDir()
+	parent := filepath.Join(fake, Prefix+"cell")
+	stuck := filepath.Join(parent, Prefix+"stuck")
+	gone := filepath.Join(fake, Prefix+"gone")
+	for _, d := range []string{stuck, gone} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(stuck, "busy"), nil, 0o644)
+	dead := exec.Command("true")
+	dead.Run()
+	ledger := filepath.Join(StateDir, "1.json")
+	b, _ := json.Marshal(state{Owner: Process{dead.Process.Pid, 1}, Cgroups: []string{stuck, parent, gone}})
+	os.WriteFile(ledger, b, 0o644)
+
+	done := strings.Join(Sweep(), "\n")
+	if !strings.Contains(done, "removed cgroup "+gone) || !strings.Contains(done, "could not remove cgroup "+stuck) {
+		t.Fatalf("sweep said:\n%s", done)
+	}
+	var left state
+	b, err := os.ReadFile(ledger)
+	if err != nil || json.Unmarshal(b, &left) != nil {
+		t.Fatalf("ledger dropped although %s is still there: %v", stuck, err)
+	}
+	if strings.Join(left.Cgroups, " ") != stuck+" "+parent || left.Owner.PID != dead.Process.Pid {
+		t.Fatalf("ledger after a partial sweep: %+v", left)
+	}
+
+	os.Remove(filepath.Join(stuck, "busy"))
+	done = strings.Join(Sweep(), "\n")
+	if !strings.Contains(done, "removed cgroup "+stuck) || !strings.Contains(done, "removed cgroup "+parent) {
+		t.Fatalf("second sweep said:\n%s", done)
+	}
+	if _, err := os.Stat(ledger); err == nil {
+		t.Fatal("ledger kept after everything was removed")
+	}
+}
+
 func TestCheckSaysWhatIsMissing(t *testing.T) {
 	if Check(Request{}) != nil {
 		t.Fatal("no limits asked must always pass")
