@@ -3,7 +3,6 @@ package limits
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -73,27 +72,23 @@ func ValidateCPUs(s string) error {
 // Pinned is shootout itself moved into a cpuset cgroup for one cell.
 type Pinned struct {
 	group *Group
-	home  string // the cpuset cgroup the process came from
+	home  string // the cgroup.procs file of the cpuset group it came from
 }
 
 // PinSelf moves this whole process (every thread) onto cpus, through a
 // cpuset cgroup named shootout-<name>; Unpin moves it back.
 func PinSelf(name, cpus string) (*Pinned, error) {
-	home := "/"
-	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.SplitN(line, ":", 3); len(f) == 3 && f[1] == "cpuset" {
-				home = f[2]
-			}
-		}
-	}
 	g, err := Create(name, Request{CPUs: cpus}, "")
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(g.dirs["cpuset"], "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		g.Remove()
-		return nil, fmt.Errorf("move shootout onto CPUs %s: %w", cpus, err)
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	home := g.h.cpusetHome(string(self))
+	for _, f := range g.procs {
+		if err := writeFile(f, strconv.Itoa(os.Getpid())); err != nil {
+			g.Remove()
+			return nil, fmt.Errorf("move shootout onto CPUs %s: %w", cpus, err)
+		}
 	}
 	return &Pinned{group: g, home: home}, nil
 }
@@ -103,9 +98,8 @@ func (p *Pinned) Dirs() []string { return p.group.Dirs() }
 
 // Unpin moves the process back where it was and removes the cgroup.
 func (p *Pinned) Unpin() error {
-	home := filepath.Join(Root, "cpuset", p.home, "cgroup.procs")
-	if err := os.WriteFile(home, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		return fmt.Errorf("move shootout back to %s: %w", home, err)
+	if err := os.WriteFile(p.home, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return fmt.Errorf("move shootout back to %s: %w", p.home, err)
 	}
 	return p.group.Remove()
 }
