@@ -64,7 +64,7 @@ type hierarchy interface {
 // detect says which cgroup version is mounted at root, nil for none.
 func detect(root string) hierarchy {
 	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
-		return v2{root}
+		return v2{root: root}
 	}
 	for _, c := range []string{"memory", "blkio", "cpuset", "cpu"} {
 		if _, err := os.Stat(filepath.Join(root, c, "cgroup.procs")); err == nil {
