@@ -74,7 +74,9 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"schema", "--workload", "oltp_read_write"}, "schema needs --workload and --target"},
 		{[]string{"compare", dir}, "compare: want two results directories"},
 		{[]string{"compare", dir, dir, "--alpha", "2"}, "--alpha: 2 is not a significance level"},
-		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "7"}, `--cpus: "7" is not a list of this machine's CPUs`},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "7"}, `--cpus: "7" is not one of the accepted forms: a cpuset list of this machine's CPUs`},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "1.5c"}, `--cpus: "1.5c" is not one of the accepted forms`},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "999.0"}, `--cpus: "999.0" is a CPU quota outside what this machine has`},
 	}
 	for _, c := range cases {
 		_, stderr, code := shootout(t, nil, c.args...)

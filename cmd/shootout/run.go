@@ -63,7 +63,7 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
 	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
 	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
-	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs as a cpuset list, e.g. 1 or 1-3; shootout gets the rest (default: the server every core but the first; \"all\" for no placement)")
+	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
 	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
@@ -304,8 +304,8 @@ func checkLimits(res *plan.Resolved, allow bool, cpus string) error {
 		}
 		t := res.Target(c.Target)
 		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
-		if cpus != "" && cpus != "all" {
-			req.CPUs = cpus
+		if cp, err := limits.PlanCPUs(cpus); err == nil && !cp.Default {
+			req.CPUs, req.CPUQuota = cp.Server, cp.Quota
 		}
 		if t == nil || !t.Managed() || t.Embedded() || req.Empty() {
 			continue
@@ -341,14 +341,12 @@ func preflight(ctx context.Context, res *plan.Resolved) error {
 func printDryRun(w io.Writer, res *plan.Resolved, cpus string) {
 	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
 		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
-	switch server, client, ok := limits.SplitCPUs(); {
-	case cpus == "all":
-		fmt.Fprintln(w, "  CPUs: servers and shootout share every core (--cpus all)")
-	case cpus != "":
-		rest, _ := limits.ClientCPUs(cpus)
-		fmt.Fprintf(w, "  CPUs: each server on %s, shootout on %s\n", cpus, rest)
-	case ok:
-		fmt.Fprintf(w, "  CPUs: each server on %s, shootout on %s (cpusets; --cpus changes it)\n", server, client)
+	if cp, err := limits.PlanCPUs(cpus); err == nil {
+		how := ""
+		if cp.Default {
+			how = " (cpusets; --cpus changes it)"
+		}
+		fmt.Fprintf(w, "  CPUs: %s%s\n", cp, how)
 	}
 	for _, t := range res.Targets {
 		fmt.Fprintf(w, "  target %-16s %s\n", t.Name(), startsWhat(t, res.Settings[t.Name()]))

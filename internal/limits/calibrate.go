@@ -82,7 +82,7 @@ func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
 		"--rw="+rw, "--bs=4k", "--direct=1", "--ioengine="+engine, fmt.Sprintf("--iodepth=%d", depth),
 		"--time_based", fmt.Sprintf("--runtime=%d", seconds), "--output-format=json")
 	if g != nil {
-		if err := g.wrapInto(cmd, "blkio"); err != nil {
+		if err := g.wrapShared(cmd); err != nil {
 			return 0, err
 		}
 	}

@@ -18,26 +18,70 @@ import (
 // Request is what a cell asks for; zero values mean "no limit".
 type Request struct {
 	MemoryBytes int64
-	IOPS        int    // read and write IOPS each, on the data directory's disk
-	BPS         int64  // read and write bytes per second each, likewise
-	CPUs        string // cpuset list such as "1" or "0-1"
-	// DeferIO creates the blkio group but leaves the caps for ApplyIO.
+	IOPS        int     // read and write IOPS each, on the data directory's disk
+	BPS         int64   // read and write bytes per second each, likewise
+	CPUs        string  // cpuset list such as "1" or "0-1"
+	CPUQuota    float64 // CPU time per period, in cores (0.5: half of one core)
+	// DeferIO makes the disk's group but leaves the caps for ApplyIO.
 	DeferIO bool
 }
 
 // Empty is true when nothing is asked.
-func (r Request) Empty() bool { return r.MemoryBytes == 0 && r.IOPS == 0 && r.BPS == 0 && r.CPUs == "" }
+func (r Request) Empty() bool {
+	return r.MemoryBytes == 0 && r.IOPS == 0 && r.BPS == 0 && r.CPUs == "" && r.CPUQuota == 0
+}
+
+func (r Request) io() bool { return r.IOPS > 0 || r.BPS > 0 }
 
 // Root is where cgroupfs is mounted.
 const Root = "/sys/fs/cgroup"
 
+// cfsPeriod is the CFS period a CPU quota is spread over, in microseconds:
+// the kernel's default, short enough that a throttled server stalls for
+// tens of milliseconds at a time rather than seconds.
+const cfsPeriod = 100000
+
+// quotaMicros is a quota in cores as CPU time per cfsPeriod.
+func quotaMicros(cores float64) int64 { return int64(cores*cfsPeriod + 0.5) }
+
+// hierarchy is the file protocol of one cgroup version under a root
+// directory: the real /sys/fs/cgroup, or a fake tree in tests.
+type hierarchy interface {
+	version() int
+	// check says what is missing to apply r, and how to fix it.
+	check(r Request) error
+	// create makes g's directories, recording each in g.dirs as soon as
+	// it exists so that a failure can be undone, and writes r's limits;
+	// dev is the data disk as "major:minor" when r caps IO.
+	create(g *Group, r Request, dev string) error
+	// evidence reads what the kernel counted for g.
+	evidence(g *Group) map[string]string
+	// writeIO writes r's disk caps on dev, or removes them when !on.
+	writeIO(g *Group, r Request, dev string, on bool) error
+	// ioServiced totals the read and write IOs under g's disk cap.
+	ioServiced(g *Group) int64
+	// cpusetHome is the cgroup.procs file that puts a process back in the
+	// cpuset group it is in now, per /proc/PID/cgroup's text.
+	cpusetHome(procCgroup string) string
+}
+
+// detect says which cgroup version is mounted at root, nil for none.
+func detect(root string) hierarchy {
+	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
+		return v2{root: root}
+	}
+	for _, c := range []string{"memory", "blkio", "cpuset", "cpu"} {
+		if _, err := os.Stat(filepath.Join(root, c, "cgroup.procs")); err == nil {
+			return v1{root}
+		}
+	}
+	return nil
+}
+
 // Version is 1 or 2, as mounted here, or 0 when there is no cgroupfs.
 func Version() int {
-	if _, err := os.Stat(filepath.Join(Root, "cgroup.controllers")); err == nil {
-		return 2
-	}
-	if _, err := os.Stat(filepath.Join(Root, "memory", "memory.limit_in_bytes")); err == nil {
-		return 1
+	if h := detect(Root); h != nil {
+		return h.version()
 	}
 	return 0
 }
@@ -48,43 +92,28 @@ func Check(r Request) error {
 	if r.Empty() {
 		return nil
 	}
-	switch Version() {
-	case 0:
-		return errors.New("no cgroup filesystem under /sys/fs/cgroup; mount cgroups or run without --memory/--iops/--cpus (or with --allow-unlimited)")
-	case 2:
-		return errors.New("cgroup v2 is mounted; this build applies limits through cgroup v1 only (run with --allow-unlimited, or boot with cgroup v1)")
+	h := detect(Root)
+	if h == nil {
+		return errors.New("no cgroup filesystem under /sys/fs/cgroup; mount cgroups or run without --memory/--iops/--bps/--cpus (or with --allow-unlimited)")
 	}
 	if os.Geteuid() != 0 {
 		return errors.New("creating cgroups needs root; run shootout as root (or with --allow-unlimited)")
 	}
-	for _, c := range controllers(r) {
-		dir := filepath.Join(Root, c)
-		if err := syscall.Access(dir, 2); err != nil { // W_OK
-			return fmt.Errorf("cgroup controller %s is not writable (%v); remount it read-write or use --allow-unlimited", dir, err)
-		}
-	}
-	return nil
+	return h.check(r)
 }
 
-func controllers(r Request) []string {
-	var cs []string
-	if r.MemoryBytes > 0 {
-		cs = append(cs, "memory")
-	}
-	if r.IOPS > 0 || r.BPS > 0 {
-		cs = append(cs, "blkio")
-	}
-	if r.CPUs != "" {
-		cs = append(cs, "cpuset")
-	}
-	return cs
-}
-
-// Group is one set of cgroups (one per controller) named shootout-<name>.
+// Group is the cgroups of one server (one per controller in v1, a small
+// tree in v2), named shootout-<name>.
 type Group struct {
 	Name    string
-	dirs    map[string]string // controller -> directory
 	Applied map[string]string // setting -> value written
+	h       hierarchy
+	dirs    []string          // every directory made, parents first
+	at      map[string]string // controller -> the directory of its files
+	procs   []string          // cgroup.procs files the group's own processes join
+	shared  []string          // cgroup.procs files a neighbour joins: the disk cap only
+	io      Request           // the disk caps asked, for ApplyIO and LiftIO
+	dev     string            // the data disk as major:minor
 }
 
 // Prefix starts the name of every cgroup shootout creates, so a person can
@@ -93,195 +122,134 @@ const Prefix = "shootout-"
 
 // Create makes the cgroups for r and writes the limits. dataDir picks the
 // disk the IOPS cap applies to. On error nothing is left behind.
-func Create(name string, r Request, dataDir string) (_ *Group, err error) {
+func Create(name string, r Request, dataDir string) (*Group, error) {
 	if err := Check(r); err != nil {
 		return nil, err
 	}
-	g := &Group{Name: Prefix + name, dirs: map[string]string{}, Applied: map[string]string{}}
-	defer func() {
-		if err != nil {
-			g.Remove()
-		}
-	}()
-	for _, c := range controllers(r) {
-		dir := filepath.Join(Root, c, g.Name)
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create cgroup %s: %w", dir, err)
-		}
-		g.dirs[c] = dir
-	}
-	if r.MemoryBytes > 0 {
-		// In v1 memory.limit_in_bytes counts the page cache the group's
-		// processes fill, so a "1 GB VM" cannot cache more than 1 GB.
-		if err := g.write("memory", "memory.limit_in_bytes", strconv.FormatInt(r.MemoryBytes, 10)); err != nil {
-			return nil, err
-		}
-		// no swap on top of the cap, where the kernel accounts it
-		if _, err := os.Stat(filepath.Join(g.dirs["memory"], "memory.memsw.limit_in_bytes")); err == nil {
-			if err := g.write("memory", "memory.memsw.limit_in_bytes", strconv.FormatInt(r.MemoryBytes, 10)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if !r.DeferIO {
-		if err := g.ApplyIO(r, dataDir); err != nil {
+	var dev string
+	if r.io() {
+		var err error
+		if dev, err = diskOf(dataDir); err != nil {
 			return nil, err
 		}
 	}
-	if r.CPUs != "" {
-		mems, _ := os.ReadFile(filepath.Join(Root, "cpuset", "cpuset.mems"))
-		if err := g.write("cpuset", "cpuset.mems", strings.TrimSpace(string(mems))); err != nil {
-			return nil, err
-		}
-		if err := g.write("cpuset", "cpuset.cpus", r.CPUs); err != nil {
-			return nil, err
-		}
+	return create(detect(Root), name, r, dev)
+}
+
+func create(h hierarchy, name string, r Request, dev string) (*Group, error) {
+	g := &Group{Name: Prefix + name, Applied: map[string]string{}, h: h, at: map[string]string{}, io: r, dev: dev}
+	if err := h.create(g, r, dev); err != nil {
+		g.Remove()
+		return nil, err
 	}
 	return g, nil
 }
 
-// ApplyIO writes r's IOPS and bandwidth caps for the disk holding
-// dataDir. Unlike memory, a blkio throttle takes hold at once for the
-// processes already in the group, so a run can load its data at full
-// speed and cap the disk for the measured part only (Request.DeferIO).
-func (g *Group) ApplyIO(r Request, dataDir string) error {
-	if r.IOPS <= 0 && r.BPS <= 0 {
+// ApplyIO writes the disk caps a Request with DeferIO left out. Unlike
+// memory, a disk throttle takes hold at once for the processes already in
+// the group, so a cell can load its data at full speed and cap the disk
+// for the measured part only.
+func (g *Group) ApplyIO() error {
+	if !g.io.io() {
 		return nil
 	}
-	dev, err := diskOf(dataDir)
-	if err != nil {
-		return err
-	}
-	for _, lim := range []struct {
-		n     int64
-		files []string
-	}{
-		{int64(r.IOPS), []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}},
-		{r.BPS, []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}},
-	} {
-		if lim.n <= 0 {
-			continue
-		}
-		for _, f := range lim.files {
-			if err := g.write("blkio", f, fmt.Sprintf("%s %d", dev, lim.n)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return g.h.writeIO(g, g.io, g.dev, true)
 }
 
-// LiftIO removes the disk caps ApplyIO wrote (a v1 throttle rule goes
-// away when its limit is written as 0), keeping them in Applied as what
-// the measured run had.
+// LiftIO removes the disk caps, so what follows the measured run (checks,
+// settling, shutdown) is not throttled. Applied keeps what the run had.
 func (g *Group) LiftIO() error {
-	for _, f := range []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device",
-		"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"} {
-		v, ok := g.Applied[f]
-		if !ok {
-			continue
-		}
-		dev, _, _ := strings.Cut(v, " ")
-		path := filepath.Join(g.dirs["blkio"], f)
-		if err := os.WriteFile(path, []byte(dev+" 0"), 0o644); err != nil {
-			return fmt.Errorf("lift %s: %w", path, err)
-		}
+	if !g.io.io() {
+		return nil
 	}
+	return g.h.writeIO(g, g.io, g.dev, false)
+}
+
+func (g *Group) mkdir(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("create cgroup %s: %w", dir, err)
+	}
+	g.dirs = append(g.dirs, dir)
 	return nil
 }
 
-func (g *Group) write(controller, file, value string) error {
-	path := filepath.Join(g.dirs[controller], file)
-	if err := os.WriteFile(path, []byte(value), 0o644); err != nil {
-		return fmt.Errorf("write %q to %s: %w", value, path, err)
+// set writes a limit to a controller's file and records it as applied.
+func (g *Group) set(controller, file, value string) error {
+	if err := writeFile(filepath.Join(g.at[controller], file), value); err != nil {
+		return err
 	}
 	g.Applied[file] = value
 	return nil
 }
 
-// ProcsFiles are the files a process writes its PID to, to join the group.
-func (g *Group) ProcsFiles() []string {
-	var out []string
-	for _, d := range g.dirs {
-		out = append(out, filepath.Join(d, "cgroup.procs"))
+func writeFile(path, value string) error {
+	if err := os.WriteFile(path, []byte(value), 0o644); err != nil {
+		return fmt.Errorf("write %q to %s: %w", value, path, err)
 	}
-	return out
+	return nil
 }
 
-// Dirs are the group's directories, for the state file.
+// ProcsFiles are the files a process writes its PID to, to join the group.
+func (g *Group) ProcsFiles() []string { return g.procs }
+
+// Dirs are the group's directories, children before their parents: the
+// order they can be removed in, for Remove and the sweep.
 func (g *Group) Dirs() []string {
-	var out []string
-	for _, d := range g.dirs {
-		out = append(out, d)
+	out := make([]string, 0, len(g.dirs))
+	for i := len(g.dirs) - 1; i >= 0; i-- {
+		out = append(out, g.dirs[i])
 	}
 	return out
 }
 
 // Evidence reads what the kernel counted: peak memory, page cache, limit
-// hits, and IOs serviced.
-func (g *Group) Evidence() map[string]string {
-	ev := map[string]string{}
-	read := func(c, f string) {
-		if d, ok := g.dirs[c]; ok {
-			if b, err := os.ReadFile(filepath.Join(d, f)); err == nil {
-				ev[f] = strings.TrimSpace(string(b))
-			}
-		}
-	}
-	read("memory", "memory.limit_in_bytes")
-	read("memory", "memory.max_usage_in_bytes")
-	read("memory", "memory.failcnt")
-	if d, ok := g.dirs["memory"]; ok {
-		if b, err := os.ReadFile(filepath.Join(d, "memory.stat")); err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if k, v, ok := strings.Cut(line, " "); ok && (k == "cache" || k == "rss" || k == "total_cache") {
-					ev["memory.stat."+k] = v
-				}
-			}
-		}
-		if b, err := os.ReadFile(filepath.Join(d, "memory.oom_control")); err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if k, v, ok := strings.Cut(line, " "); ok && k == "oom_kill" {
-					ev["memory.oom_kill"] = v
-				}
-			}
-		}
-	}
-	read("blkio", "blkio.throttle.io_serviced")
-	read("cpuset", "cpuset.cpus")
-	return ev
-}
+// hits, IOs serviced, CPU throttling.
+func (g *Group) Evidence() map[string]string { return g.h.evidence(g) }
 
-// IOServiced is the total of read and write IOs the kernel counted for the
-// group on all devices (blkio.throttle.io_serviced), 0 without blkio.
-func (g *Group) IOServiced() int64 {
-	d, ok := g.dirs["blkio"]
-	if !ok {
-		return 0
-	}
-	b, _ := os.ReadFile(filepath.Join(d, "blkio.throttle.io_serviced"))
-	var n int64
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 && (f[1] == "Read" || f[1] == "Write") {
-			v, _ := strconv.ParseInt(f[2], 10, 64)
-			n += v
-		}
-	}
-	return n
-}
+// IOServiced is the total of read and write IOs the kernel counted under
+// the group's disk cap on all devices, 0 without one.
+func (g *Group) IOServiced() int64 { return g.h.ioServiced(g) }
 
 // Remove deletes the group's cgroups. Processes still inside (a server
 // that would not stop) are killed first: they were started by shootout
 // into this group, so nothing else is touched.
 func (g *Group) Remove() error {
 	var errs []error
-	for _, d := range g.dirs {
+	for _, d := range g.Dirs() {
 		if err := removeCgroup(d); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// readValue is a cgroup file's content on one line, "" when unreadable.
+func readValue(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// keyed copies "key value" lines of a flat-keyed cgroup file (memory.stat,
+// cpu.stat, memory.events) into ev as prefix.key, for the keys wanted.
+func keyed(ev map[string]string, path, prefix string, keys ...string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		for _, want := range keys {
+			if k == want {
+				ev[prefix+k] = strings.TrimSpace(v)
+			}
+		}
+	}
 }
 
 func removeCgroup(dir string) error {

@@ -3,7 +3,7 @@ package limits
 import (
 	"fmt"
 	"os"
-	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -61,39 +61,103 @@ func parseCPUList(s string) (map[int]bool, error) {
 	return out, nil
 }
 
+// CPUPlan is where a server and shootout run and how much CPU time the
+// server gets, read from a --cpus value.
+type CPUPlan struct {
+	Server string  // the server's cpuset, "" for any core
+	Quota  float64 // the server's CPU time in cores (CFS quota), 0 for none
+	Client string  // shootout's cpuset, "" for any core
+	// Default is the placement nobody asked for: where cgroups cannot be
+	// used the cell runs without it, with a note.
+	Default bool
+}
+
+// quotaRE is the quota form of --cpus. The decimal point is what tells it
+// from a cpuset list: "1" is the core numbered 1, "1.0" one core's worth
+// of time on any core.
+var quotaRE = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+
+// minQuota is the smallest CFS quota the kernel takes (1 ms per period).
+const minQuota = 0.01
+
+// PlanCPUs reads a --cpus value:
+//
+//	""       the default: the server on every core but the first, shootout on the first
+//	"all"    no placement and no quota: everything shares every core
+//	"1-3"    a cpuset list: the server on those cores, shootout on the rest
+//	"0.5"    a quota in cores: the server gets that much CPU time per period;
+//	         it keeps the default split when the quota fits the server's
+//	         cores, and otherwise runs on every core, beside shootout
+func PlanCPUs(s string) (CPUPlan, error) {
+	n := runtime.NumCPU()
+	server, client, split := SplitCPUs()
+	switch {
+	case s == "all":
+		return CPUPlan{}, nil
+	case s == "":
+		return CPUPlan{Server: server, Client: client, Default: split}, nil
+	case quotaRE.MatchString(s):
+		q, err := strconv.ParseFloat(s, 64)
+		if err != nil || q < minQuota || q > float64(n) {
+			return CPUPlan{}, fmt.Errorf("%q is a CPU quota outside what this machine has: give %.2f to %d.0 cores", s, minQuota, n)
+		}
+		if split && q <= float64(n-1) {
+			return CPUPlan{Server: server, Client: client, Quota: q}, nil
+		}
+		return CPUPlan{Quota: q}, nil
+	}
+	if _, err := parseCPUList(s); err != nil {
+		return CPUPlan{}, fmt.Errorf("%q is not one of the accepted forms: a cpuset list of this machine's CPUs (0-%d) such as 1 or 0-%d; a quota in cores with a decimal point, %.2f to %d.0, such as 0.5; or all", s, n-1, n-1, minQuota, n)
+	}
+	rest, _ := ClientCPUs(s)
+	return CPUPlan{Server: s, Client: rest}, nil
+}
+
 // ValidateCPUs checks a --cpus value.
 func ValidateCPUs(s string) error {
-	if s == "" || s == "all" {
-		return nil
-	}
-	_, err := parseCPUList(s)
+	_, err := PlanCPUs(s)
 	return err
+}
+
+// String says where the server and shootout run, for the log, the dry run
+// and the cell's notes.
+func (p CPUPlan) String() string {
+	if p.Server == "" && p.Quota == 0 && p.Client == "" {
+		return "servers and shootout share every core"
+	}
+	s := "each server on any core"
+	if p.Server != "" {
+		s = "each server on CPUs " + p.Server
+	}
+	if p.Quota > 0 {
+		s += fmt.Sprintf(", limited to %s cores of CPU time (CFS quota %d us per %d us)", strconv.FormatFloat(p.Quota, 'f', -1, 64), quotaMicros(p.Quota), cfsPeriod)
+	}
+	if p.Client != "" {
+		return s + ", shootout (the client) on CPUs " + p.Client
+	}
+	return s + ", shootout (the client) on any core, beside it"
 }
 
 // Pinned is shootout itself moved into a cpuset cgroup for one cell.
 type Pinned struct {
 	group *Group
-	home  string // the cpuset cgroup the process came from
+	home  string // the cgroup.procs file of the cpuset group it came from
 }
 
 // PinSelf moves this whole process (every thread) onto cpus, through a
 // cpuset cgroup named shootout-<name>; Unpin moves it back.
 func PinSelf(name, cpus string) (*Pinned, error) {
-	home := "/"
-	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.SplitN(line, ":", 3); len(f) == 3 && f[1] == "cpuset" {
-				home = f[2]
-			}
-		}
-	}
 	g, err := Create(name, Request{CPUs: cpus}, "")
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(g.dirs["cpuset"], "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		g.Remove()
-		return nil, fmt.Errorf("move shootout onto CPUs %s: %w", cpus, err)
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	home := g.h.cpusetHome(string(self))
+	for _, f := range g.procs {
+		if err := writeFile(f, strconv.Itoa(os.Getpid())); err != nil {
+			g.Remove()
+			return nil, fmt.Errorf("move shootout onto CPUs %s: %w", cpus, err)
+		}
 	}
 	return &Pinned{group: g, home: home}, nil
 }
@@ -103,9 +167,8 @@ func (p *Pinned) Dirs() []string { return p.group.Dirs() }
 
 // Unpin moves the process back where it was and removes the cgroup.
 func (p *Pinned) Unpin() error {
-	home := filepath.Join(Root, "cpuset", p.home, "cgroup.procs")
-	if err := os.WriteFile(home, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		return fmt.Errorf("move shootout back to %s: %w", home, err)
+	if err := os.WriteFile(p.home, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return fmt.Errorf("move shootout back to %s: %w", p.home, err)
 	}
 	return p.group.Remove()
 }

@@ -105,7 +105,7 @@ func TestSweepRemovesWhatADeadShootoutLeft(t *testing.T) {
 	old := StateDir
 	StateDir = t.TempDir()
 	defer func() { StateDir = old }()
-	g, err := Create("sweep-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 128 << 20}, t.TempDir())
+	g, err := Create("sweep-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 128 << 20, CPUQuota: 0.5}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func TestSweepRemovesWhatADeadShootoutLeft(t *testing.T) {
 	os.WriteFile(filepath.Join(StateDir, "2.json"), b, 0o644)
 
 	done := Sweep()
-	if len(done) != 3 {
-		t.Fatalf("sweep did %v, want the server killed, the cgroup and the directory removed", done)
+	if len(done) != 4 {
+		t.Fatalf("sweep did %v, want the server killed, the memory and cpu cgroups and the directory removed", done)
 	}
 	for _, d := range g.Dirs() {
 		if _, err := os.Stat(d); err == nil {
@@ -149,6 +149,52 @@ func TestSweepRemovesWhatADeadShootoutLeft(t *testing.T) {
 	}
 }
 
+// TestSweepKeepsWhatItCouldNotRemove: a cgroup that will not go (here a
+// plain directory that is not empty, as a cgroup with a child would be)
+// stays in the ledger with its parent, and a later sweep finishes the job.
+func TestSweepKeepsWhatItCouldNotRemove(t *testing.T) {
+	old := StateDir
+	StateDir = t.TempDir()
+	defer func() { StateDir = old }()
+	fake := t.TempDir()
+	parent := filepath.Join(fake, Prefix+"cell")
+	stuck := filepath.Join(parent, Prefix+"stuck")
+	gone := filepath.Join(fake, Prefix+"gone")
+	for _, d := range []string{stuck, gone} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(stuck, "busy"), nil, 0o644)
+	dead := exec.Command("true")
+	dead.Run()
+	ledger := filepath.Join(StateDir, "1.json")
+	b, _ := json.Marshal(state{Owner: Process{dead.Process.Pid, 1}, Cgroups: []string{stuck, parent, gone}})
+	os.WriteFile(ledger, b, 0o644)
+
+	done := strings.Join(Sweep(), "\n")
+	if !strings.Contains(done, "removed cgroup "+gone) || !strings.Contains(done, "could not remove cgroup "+stuck) {
+		t.Fatalf("sweep said:\n%s", done)
+	}
+	var left state
+	b, err := os.ReadFile(ledger)
+	if err != nil || json.Unmarshal(b, &left) != nil {
+		t.Fatalf("ledger dropped although %s is still there: %v", stuck, err)
+	}
+	if strings.Join(left.Cgroups, " ") != stuck+" "+parent || left.Owner.PID != dead.Process.Pid {
+		t.Fatalf("ledger after a partial sweep: %+v", left)
+	}
+
+	os.Remove(filepath.Join(stuck, "busy"))
+	done = strings.Join(Sweep(), "\n")
+	if !strings.Contains(done, "removed cgroup "+stuck) || !strings.Contains(done, "removed cgroup "+parent) {
+		t.Fatalf("second sweep said:\n%s", done)
+	}
+	if _, err := os.Stat(ledger); err == nil {
+		t.Fatal("ledger kept after everything was removed")
+	}
+}
+
 func TestCheckSaysWhatIsMissing(t *testing.T) {
 	if Check(Request{}) != nil {
 		t.Fatal("no limits asked must always pass")
@@ -157,6 +203,60 @@ func TestCheckSaysWhatIsMissing(t *testing.T) {
 		if err := Check(Request{MemoryBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "root") {
 			t.Fatalf("non-root: %v", err)
 		}
+	}
+}
+
+func TestCPUQuotaIsWrittenAndCounted(t *testing.T) {
+	requireCgroups(t)
+	g, err := Create("quota-"+strconv.Itoa(os.Getpid()), Request{CPUQuota: 0.25}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	dir := filepath.Join(Root, "cpu", g.Name)
+	if q := readValue(filepath.Join(dir, "cpu.cfs_quota_us")); q != "25000" || readValue(filepath.Join(dir, "cpu.cfs_period_us")) != "100000" {
+		t.Fatalf("quota %q", q)
+	}
+	if g.Applied["cpu.cfs_quota_us"] != "25000" {
+		t.Fatalf("applied %v", g.Applied)
+	}
+	if ev := g.Evidence(); ev["cpu.stat.nr_throttled"] == "" || ev["cpu.stat.throttled_time"] == "" {
+		t.Fatalf("evidence %v", ev)
+	}
+}
+
+func TestCPUPlans(t *testing.T) {
+	n := runtime.NumCPU()
+	server, client, split := SplitCPUs()
+	rest, _ := ClientCPUs("0")
+	cases := []struct {
+		in   string
+		want CPUPlan
+	}{
+		{"", CPUPlan{Server: server, Client: client, Default: split}},
+		{"all", CPUPlan{}},
+		{"0", CPUPlan{Server: "0", Client: rest}},
+		{"0.5", CPUPlan{Server: server, Client: client, Quota: 0.5}},
+		{strconv.Itoa(n) + ".0", CPUPlan{Quota: float64(n)}},
+	}
+	if n < 2 {
+		cases[3].want = CPUPlan{Quota: 0.5}
+	}
+	for _, c := range cases {
+		got, err := PlanCPUs(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("PlanCPUs(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"x", "1.5c", ".5", "1.", "0.001", strconv.Itoa(n+1) + ".0", "-0.5", "1,x"} {
+		if _, err := PlanCPUs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		} else if !strings.Contains(err.Error(), strconv.Quote(bad)) {
+			t.Errorf("%q: error does not name the value: %v", bad, err)
+		}
+	}
+	if s := (CPUPlan{Server: "1", Client: "0", Quota: 0.2}).String(); !strings.Contains(s, "0.2 cores") || !strings.Contains(s, "20000 us per 100000 us") {
+		t.Errorf("plan text %q", s)
 	}
 }
 

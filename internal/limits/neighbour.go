@@ -115,8 +115,8 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	n := &Neighbour{cmd: cmd, done: make(chan error, 1), Jobs: jobs, Rate: rate, Dir: dir}
 	cmd.Stdout, cmd.Stderr = &n.out, &n.errOut
-	if g != nil && g.dirs["blkio"] != "" {
-		if err := g.wrapInto(cmd, "blkio"); err != nil {
+	if g != nil && len(g.shared) > 0 {
+		if err := g.wrapShared(cmd); err != nil {
 			return nil, err
 		}
 	}
@@ -201,14 +201,7 @@ func layOut(path string, size int64) error {
 	return f.Sync()
 }
 
-// wrapInto is Wrap limited to some controllers (fio joins the blkio group
-// only: its few pages must not count against the server's memory).
-func (g *Group) wrapInto(cmd *exec.Cmd, controllers ...string) error {
-	var files []string
-	for _, c := range controllers {
-		if d, ok := g.dirs[c]; ok {
-			files = append(files, filepath.Join(d, "cgroup.procs"))
-		}
-	}
-	return wrapWith(cmd, files)
-}
+// wrapShared is Wrap into the part of the group that holds the disk cap
+// only: fio shares the server's IOPS, but its few pages must not count
+// against the server's memory, nor its CPU against the server's quota.
+func (g *Group) wrapShared(cmd *exec.Cmd) error { return wrapWith(cmd, g.shared) }

@@ -106,7 +106,8 @@ func (l *Ledger) Close() {
 // Sweep removes what shootout processes that no longer run left behind:
 // their servers (if still running, checked by PID and start time), their
 // cgroups and their server directories. It returns one line per thing
-// removed.
+// removed, and one per thing it could not remove: those stay in the dead
+// process's ledger, so the next command's sweep tries them again.
 func Sweep() []string {
 	var done []string
 	files, _ := filepath.Glob(filepath.Join(StateDir, "*.json"))
@@ -128,24 +129,57 @@ func Sweep() []string {
 				done = append(done, fmt.Sprintf("killed server pid %d left by shootout pid %d", p.PID, s.Owner.PID))
 			}
 		}
+		left := state{Owner: s.Owner}
 		for _, c := range s.Cgroups {
 			if !strings.Contains(filepath.Base(c), Prefix) {
 				continue // only ever remove our own
 			}
-			if _, err := os.Stat(c); err == nil {
-				if err := removeCgroup(c); err == nil {
-					done = append(done, "removed cgroup "+c)
-				}
+			if _, err := os.Stat(c); err != nil {
+				continue
 			}
+			// a parent cannot go while a child that failed is still there
+			if under(c, left.Cgroups) {
+				left.Cgroups = append(left.Cgroups, c)
+				continue
+			}
+			if err := removeCgroup(c); err != nil {
+				left.Cgroups = append(left.Cgroups, c)
+				done = append(done, fmt.Sprintf("could not remove cgroup %s (kept in %s for the next sweep): %v", c, f, err))
+				continue
+			}
+			done = append(done, "removed cgroup "+c)
 		}
 		for _, d := range s.Dirs {
-			if _, err := os.Stat(d); err == nil && os.RemoveAll(d) == nil {
-				done = append(done, "removed server directory "+d)
+			if _, err := os.Stat(d); err != nil {
+				continue
 			}
+			if err := os.RemoveAll(d); err != nil {
+				left.Dirs = append(left.Dirs, d)
+				done = append(done, fmt.Sprintf("could not remove server directory %s (kept in %s for the next sweep): %v", d, f, err))
+				continue
+			}
+			done = append(done, "removed server directory "+d)
 		}
-		os.Remove(f)
+		if len(left.Cgroups) == 0 && len(left.Dirs) == 0 {
+			os.Remove(f)
+			continue
+		}
+		b, _ = json.Marshal(left)
+		if err := os.WriteFile(f+".tmp", b, 0o644); err == nil {
+			os.Rename(f+".tmp", f)
+		}
 	}
 	return done
+}
+
+// under is true when one of dirs lies inside parent.
+func under(parent string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(d, parent+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func alive(p Process) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -113,5 +114,51 @@ func TestNeighbourLoadIsMeasuredAndCleanedUp(t *testing.T) {
 	out, _ := exec.Command("pgrep", "-f", "shootout-neighbour").Output()
 	if len(out) > 0 {
 		t.Fatalf("fio still running: %s", out)
+	}
+}
+
+// TestCPUQuotaBoundsServerCPU: point selects on a small table keep the
+// server busy on CPU alone; under a quota of 0.2 cores it must not use
+// more than that (plus sampling slack), and its cpu cgroup must be gone
+// when the cell ends.
+func TestCPUQuotaBoundsServerCPU(t *testing.T) {
+	requireLimits(t)
+	if err := limits.Check(limits.Request{CPUQuota: 0.2}); err != nil {
+		t.Skip(err)
+	}
+	base := plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"10000"},
+		Clients: []int{4}, Duration: "4s", Interval: "0s"}
+	free := runOne(t, &base)
+	freeCores := free.Server.CPUSeconds / free.Throughput.Seconds
+
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), CPUs: "0.2"}
+	defer r.Ledger.Close()
+	res, err := base.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.Cell(context.Background(), res, res.Cells[0])
+	if !f.OK() {
+		t.Fatalf("cell failed: %s", f.Status)
+	}
+	if !f.Limits.Applied || f.Limits.Settings["cpu.cfs_quota_us"] != "20000" || f.Limits.Settings["cpu.cfs_period_us"] != "100000" {
+		t.Fatalf("quota not applied: %+v", f.Limits)
+	}
+	cores, err := strconv.ParseFloat(f.Limits.Evidence["server_cpu_cores_during_run"], 64)
+	if err != nil {
+		t.Fatalf("no server CPU in evidence: %+v", f.Limits)
+	}
+	throttled, _ := strconv.Atoi(f.Limits.Evidence["cpu.stat.nr_throttled"])
+	t.Logf("server CPU: %.2f cores free (%.0f qps), %.3f cores under a 0.2 quota (%.0f qps, throttled in %d periods)",
+		freeCores, free.Throughput.QPS, cores, f.Throughput.QPS, throttled)
+	if freeCores < 0.4 {
+		t.Fatalf("the workload used only %.2f cores without a quota: not CPU-bound enough to test one", freeCores)
+	}
+	if cores <= 0 || cores > 0.25 || throttled == 0 {
+		t.Fatalf("%.3f cores, %d throttled periods under a 0.2-core quota", cores, throttled)
+	}
+	left, _ := filepath.Glob(filepath.Join(limits.Root, "*", limits.Prefix+strconv.Itoa(os.Getpid())+"-*"))
+	if len(left) > 0 {
+		t.Fatalf("cgroups left after the cell: %v", left)
 	}
 }

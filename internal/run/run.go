@@ -37,8 +37,9 @@ type Runner struct {
 	KeepData bool
 	// AllowUnlimited runs a cell whose limits cannot be applied, marked so.
 	AllowUnlimited bool
-	// CPUs is the server's cpuset ("" for the default split: the server on
-	// every core but the first, shootout on the first; "all" for none).
+	// CPUs is the --cpus value: "" for the default split (the server on
+	// every core but the first, shootout on the first), a cpuset list, a
+	// quota in cores such as 0.5, or "all" for none (limits.PlanCPUs).
 	CPUs string
 	// Ledger records servers and cgroups for the sweep after a SIGKILL.
 	Ledger *limits.Ledger
@@ -175,24 +176,18 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
 	}
 	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS, BPS: cell.Conditions.BPS}
-	clientCPUs := ""
+	var cpus limits.CPUPlan
 	if t.Managed() && !t.Embedded() {
-		switch r.CPUs {
-		case "all":
-		case "":
-			if server, client, ok := limits.SplitCPUs(); ok {
-				if err := limits.Check(limits.Request{CPUs: server}); err == nil {
-					req.CPUs, clientCPUs = server, client
-				} else {
-					f.Limits.Notes = append(f.Limits.Notes, "server and client share every CPU: "+err.Error())
-				}
-			}
-		default:
-			req.CPUs = r.CPUs
-			if clientCPUs, err = limits.ClientCPUs(r.CPUs); err != nil {
-				return err
+		if cpus, err = limits.PlanCPUs(r.CPUs); err != nil {
+			return err
+		}
+		if cpus.Default && cpus.Server != "" {
+			if err := limits.Check(limits.Request{CPUs: cpus.Server}); err != nil {
+				f.Limits.Notes = append(f.Limits.Notes, "server and client share every CPU: "+err.Error())
+				cpus = limits.CPUPlan{}
 			}
 		}
+		req.CPUs, req.CPUQuota = cpus.Server, cpus.Quota
 	}
 	var group *limits.Group
 	switch {
@@ -222,8 +217,8 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 			}
 			r.Ledger.ForgetCgroups(group.Dirs())
 		}()
-		if clientCPUs != "" {
-			pin, err := limits.PinSelf(shortID(cell.ID)+"-client", clientCPUs)
+		if cpus.Client != "" {
+			pin, err := limits.PinSelf(shortID(cell.ID)+"-client", cpus.Client)
 			if err != nil {
 				return err
 			}
@@ -235,7 +230,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 				}
 				r.Ledger.ForgetCgroups(pin.Dirs())
 			}()
-			f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("server on CPUs %s, shootout (the client) on CPUs %s", req.CPUs, clientCPUs))
+		}
+		if req.CPUs != "" || req.CPUQuota > 0 {
+			f.Limits.Notes = append(f.Limits.Notes, cpus.String())
 		}
 	}
 	dl := t.Dialect()
@@ -289,7 +286,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	}
 	f.Load.SettleS = time.Since(settled).Seconds()
 	if group != nil && (req.IOPS > 0 || req.BPS > 0) {
-		if err := group.ApplyIO(req, r.WorkDir); err != nil {
+		if err := group.ApplyIO(); err != nil {
 			return err
 		}
 		f.Limits.Notes = append(f.Limits.Notes, "disk caps applied after the load: the dataset loads at full speed, the workload runs capped")
@@ -374,6 +371,10 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		f.Limits.Evidence = group.Evidence()
 		if ios := group.IOServiced() - ioBefore; ios > 0 && dres != nil && dres.Events > 0 {
 			f.Server.IOOpsPerOp = float64(ios) / float64(dres.Events)
+		}
+		if req.CPUQuota > 0 && runSecs > 0 && usage.Measured {
+			// what the quota left the server during the driven run
+			f.Limits.Evidence["server_cpu_cores_during_run"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/runSecs)
 		}
 		if req.IOPS > 0 && runSecs > 0 {
 			// the cap's effect on the driven run alone, load excluded
