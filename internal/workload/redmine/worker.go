@@ -461,13 +461,8 @@ func (wk *worker) recalculateParent(ctx context.Context, parent int64, user int,
 		return nil // Rails saves nothing when nothing changed
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	lv := asInt(par[issueCols["lock_version"]])
-	n, err := wk.exec(ctx, sParentUpdate, priority, done, now, lv+1, parent, lv)
-	if err != nil {
+	if err := wk.saveIssue(ctx, par, sParentUpdate, priority, done, now); err != nil {
 		return err
-	}
-	if n == 0 {
-		return errStale
 	}
 	if _, err := wk.query(ctx, sCustomValues, parent); err != nil {
 		return err
@@ -570,13 +565,8 @@ func (wk *worker) comment(ctx context.Context, user int, issue int64, notes stri
 			return err
 		}
 		now := time.Now().UTC().Truncate(time.Second)
-		lv := asInt(is[issueCols["lock_version"]])
-		n, err := wk.exec(ctx, sIssueTouch, now, lv+1, issue, lv)
-		if err != nil {
+		if err := wk.saveIssue(ctx, is, sIssueTouch, now); err != nil {
 			return err
-		}
-		if n == 0 {
-			return errStale
 		}
 		if _, err := wk.query(ctx, sCustomValues, issue); err != nil {
 			return err
@@ -661,13 +651,8 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 			}
 		}
 		now := time.Now().UTC().Truncate(time.Second)
-		lv := asInt(is[issueCols["lock_version"]])
-		n, err := wk.exec(ctx, sIssueUpdate, status, newAssignee, asInt(is[issueCols["done_ratio"]]), nil, now, lv+1, issue, lv)
-		if err != nil {
+		if err := wk.saveIssue(ctx, is, sIssueUpdate, status, newAssignee, asInt(is[issueCols["done_ratio"]]), nil, now); err != nil {
 			return err
-		}
-		if n == 0 {
-			return errStale
 		}
 		if _, err := wk.query(ctx, sCustomValues, issue); err != nil {
 			return err
@@ -699,6 +684,21 @@ func (wk *worker) changeStatus(ctx context.Context, user int, issue int64, statu
 		}
 		return wk.commit(ctx)
 	})
+}
+
+// saveIssue runs an UPDATE of the issue row is as Rails' optimistic
+// locking does: the statement's own values, then lock_version + 1, id and
+// the lock_version read, which must still match (errStale otherwise).
+func (wk *worker) saveIssue(ctx context.Context, is []any, s stmtID, values ...any) error {
+	lv := asInt(is[issueCols["lock_version"]])
+	n, err := wk.exec(ctx, s, append(values, lv+1, is[issueCols["id"]], lv)...)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errStale
+	}
+	return nil
 }
 
 // allows reports whether the workflow rows permit moving to status.
