@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -615,22 +616,63 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 	return out
 }
 
-// perInstance are settings that differ between any two servers of the
-// same kind (ports, paths, ids): listing them would bury the real
-// differences.
+// perInstance are the variables that say which server this is rather than
+// how it is set up: their values change between any two servers of one
+// target under one memory budget (ports, ids), or are paths (into each
+// server's own directory). Listing them would bury the real differences.
+// A variable that changes in one target but holds still in another (a
+// cache sized from the memory available at each start, against a fixed
+// one) is a real difference and is kept.
 func perInstance(files []*result.File) map[string]bool {
-	seen := map[string]string{}
-	out := map[string]bool{}
+	type key struct {
+		target string
+		memory int64
+		name   string
+	}
+	vals := map[key]map[string]bool{}
+	cells := map[key]int{}
 	for _, f := range files {
 		for k, v := range f.Target.Settings {
-			key := fmt.Sprintf("%s|%d|%s", f.Cell.Target, f.Cell.Conditions.MemoryBytes, k)
-			if old, ok := seen[key]; ok && old != v {
-				out[k] = true
+			kk := key{f.Cell.Target, f.Cell.Conditions.MemoryBytes, k}
+			if vals[kk] == nil {
+				vals[kk] = map[string]bool{}
 			}
-			seen[key] = v
+			vals[kk][v] = true
+			cells[kk]++
+		}
+	}
+	varies, steady, notPath := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for kk, vs := range vals {
+		switch {
+		case len(vs) > 1:
+			varies[kk.name] = true
+		case cells[kk] > 1:
+			steady[kk.name] = true
+		}
+		for v := range vs {
+			if !strings.HasPrefix(v, "/") {
+				notPath[kk.name] = true
+			}
+		}
+	}
+	out := map[string]bool{}
+	for kk := range vals {
+		if varies[kk.name] && !steady[kk.name] || !notPath[kk.name] {
+			out[kk.name] = true
 		}
 	}
 	return out
+}
+
+// valuesText shows a setting's distinct values; many (a size computed at
+// each start) are summed up by their range.
+func valuesText(vs []string) string {
+	s := append([]string(nil), vs...)
+	sort.Strings(s)
+	if len(s) <= 3 {
+		return strings.Join(s, " | ")
+	}
+	return fmt.Sprintf("%s | … | %s (%d values)", s[0], s[len(s)-1], len(s))
 }
 
 // settingsFigures shows, per kind of server with two or more targets, the
@@ -644,7 +686,6 @@ func settingsFigures(files []*result.File) []figure {
 	info := map[string]*tinfo{}
 	var order []string
 	applied := map[string]map[string][]string{}
-	appliedSeen, appliedNoise := map[string]string{}, map[string]bool{}
 	for _, f := range files {
 		t := f.Cell.Target
 		if len(f.Target.Settings) == 0 && len(f.Target.Applied) == 0 {
@@ -667,13 +708,6 @@ func settingsFigures(files []*result.File) []figure {
 				applied[t][k] = append(applied[t][k], v)
 			}
 		}
-		for k, v := range f.Target.Applied {
-			key := fmt.Sprintf("%s|%d|%s", t, f.Cell.Conditions.MemoryBytes, k)
-			if old, ok := appliedSeen[key]; ok && old != v {
-				appliedNoise[t+"|"+k] = true
-			}
-			appliedSeen[key] = v
-		}
 	}
 	noise := perInstance(files)
 	var out []figure
@@ -685,11 +719,6 @@ func settingsFigures(files []*result.File) []figure {
 			forder = append(forder, fl)
 		}
 		flavors[fl] = append(flavors[fl], t)
-	}
-	joined := func(vs []string) string {
-		s := append([]string(nil), vs...)
-		sort.Strings(s)
-		return strings.Join(s, " | ")
 	}
 	for _, fl := range forder {
 		ts := flavors[fl]
@@ -717,8 +746,8 @@ func settingsFigures(files []*result.File) []figure {
 				}
 				have++
 				if have == 1 {
-					first = joined(vs)
-				} else if joined(vs) != first {
+					first = valuesText(vs)
+				} else if valuesText(vs) != first {
 					differ = true
 				}
 			}
@@ -735,7 +764,7 @@ func settingsFigures(files []*result.File) []figure {
 			row := []tcell{txt(k)}
 			for _, t := range ts {
 				if vs, ok := info[t].vals[k]; ok {
-					row = append(row, txt(joined(vs)))
+					row = append(row, txt(valuesText(vs)))
 				} else {
 					row = append(row, txt("-"))
 				}
@@ -743,7 +772,7 @@ func settingsFigures(files []*result.File) []figure {
 			tb.Rows = append(tb.Rows, row)
 		}
 		out = append(out, figure{Heading: fmt.Sprintf("Server variables that differ (%s servers)", fl),
-			Caption: fmt.Sprintf("%d variables differ between %s. Not shown: %d that exist on one of them only, %d that differ between any two servers of one target (ports, paths, ids). Values that changed with the memory budget are joined with |. Every variable is in the cell files.",
+			Caption: fmt.Sprintf("%d variables differ between %s. Not shown: %d that exist on one of them only, %d that name a server rather than configure it (ports, ids, paths). Values that changed between cells (a cache sized from the memory at hand) are joined with |. Every variable is in the cell files.",
 				len(names), strings.Join(ts, ", "), onlyOne, skipped),
 			Table: tb})
 	}
@@ -755,11 +784,7 @@ func settingsFigures(files []*result.File) []figure {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			v := joined(applied[t][k])
-			if appliedNoise[t+"|"+k] {
-				v = applied[t][k][0] + " (one per server, e.g.)"
-			}
-			tb.Rows = append(tb.Rows, []tcell{txt(t), txt(k), txt(v)})
+			tb.Rows = append(tb.Rows, []tcell{txt(t), txt(k), txt(valuesText(applied[t][k]))})
 		}
 	}
 	if len(tb.Rows) > 0 {
@@ -877,17 +902,26 @@ func header(p *Page) (what, machine, lims []kv) {
 		return strings.Join(xs, ", ")
 	}
 	applied := 0
+	// notes that differ only by a figure (the memory available at each
+	// start) are one note
 	notes := map[string]int{}
+	shown := map[string]string{}
+	varied := map[string]bool{}
 	var norder []string
 	for _, f := range p.Files {
 		if f.Limits.Applied {
 			applied++
 		}
 		for _, n := range f.Limits.Notes {
-			if notes[n] == 0 {
-				norder = append(norder, n)
+			k := digits.ReplaceAllString(n, "#")
+			switch {
+			case notes[k] == 0:
+				norder = append(norder, k)
+				shown[k] = n
+			case shown[k] != n:
+				varied[k] = true
 			}
-			notes[n]++
+			notes[k]++
 		}
 	}
 	lims = []kv{{"memory", orNone(memories, "no cap")}, {"IOPS cap", orNone(iops, "none")}, {"bandwidth cap", orNone(bps, "none")},
@@ -898,10 +932,16 @@ func header(p *Page) (what, machine, lims []kv) {
 			lims = append(lims, kv{"", fmt.Sprintf("and %d more notes in the cell files", len(norder)-maxNotes)})
 			break
 		}
-		lims = append(lims, kv{"note", fmt.Sprintf("%s (%d of %d cells)", n, notes[n], len(p.Files))})
+		text := shown[n]
+		if varied[n] {
+			text += " (the figure varies)"
+		}
+		lims = append(lims, kv{"note", fmt.Sprintf("%s (%d of %d cells)", text, notes[n], len(p.Files))})
 	}
 	return what, machine, lims
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
 
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))

@@ -262,13 +262,17 @@ func TestSettingsShowOnlyWhatDiffers(t *testing.T) {
 	for _, r := range figs[0].Table.Rows {
 		vars = append(vars, r[0].Text)
 	}
-	// port differs between any two servers, version is the same, the
-	// block cache exists on MyRocks only
+	// port differs between any two servers and datadir is a path: both
+	// name a server; version is the same; the block cache exists on
+	// MyRocks only; the buffer pool varies on InnoDB but not on MyRocks
 	if got := strings.Join(vars, ","); got != "default_storage_engine,innodb_buffer_pool_size" {
 		t.Errorf("variables shown: %s", got)
 	}
-	if !strings.Contains(figs[0].Caption, "1 that exist on one of them only, 1 that differ between any two servers") {
+	if !strings.Contains(figs[0].Caption, "1 that exist on one of them only, 2 that name a server") {
 		t.Errorf("caption %q", figs[0].Caption)
+	}
+	if got := figs[0].Table.Rows[1][2].Text; got != "542113792 | … | 551550976 (5 values)" {
+		t.Errorf("varying pool shown as %q", got)
 	}
 }
 
@@ -306,5 +310,24 @@ func TestWriteHTMLFileFromADirectory(t *testing.T) {
 	}
 	if err := WriteHTMLFile(filepath.Join(dir, "no", "such", "dir.html"), loaded); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+func TestHeaderGroupsNotesThatDifferByAFigure(t *testing.T) {
+	p := fixturePage()
+	for i, f := range p.Files {
+		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %dM of available memory", 23000+i))
+	}
+	_, _, lims := header(p)
+	var notes []string
+	for _, l := range lims {
+		if l.Key == "note" {
+			notes = append(notes, l.Value)
+		}
+	}
+	want := []string{"server on CPUs 1, shootout (the client) on CPUs 0 (13 of 14 cells)",
+		"no --memory: caches sized from the 23000M of available memory (the figure varies) (14 of 14 cells)"}
+	if strings.Join(notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes:\n%s", strings.Join(notes, "\n"))
 	}
 }
