@@ -284,6 +284,11 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	vg := viewGroup{ID: id, Title: g.title,
 		Summary: fmt.Sprintf("%d cells (%d failed); baseline %s; rows are clients/neighbour load as in the seeds' tables", len(g.files), len(g.files)-nok, base)}
 	ops := opsOf(g.files)
+	if len(ops) == 0 {
+		// every cell failed before an operation was timed: the seed's
+		// chart still shows each one, as failed
+		ops = []string{"(none completed)"}
+	}
 
 	// the seeds' chart: mean time per target, × slower than the baseline
 	mean := section{Title: "Mean operation time"}

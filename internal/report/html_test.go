@@ -331,3 +331,21 @@ func TestHeaderGroupsNotesThatDifferByAFigure(t *testing.T) {
 		t.Errorf("notes:\n%s", strings.Join(notes, "\n"))
 	}
 }
+
+// TestHTMLOfOnlyFailedCells: a run where nothing worked still gets a page
+// that says so, with every cell drawn as failed.
+func TestHTMLOfOnlyFailedCells(t *testing.T) {
+	var files []*result.File
+	for _, tg := range []string{"mariadb-innodb", "postgres"} {
+		files = append(files, &result.File{Cell: result.Cell{ID: tg, Target: tg, Workload: "oltp_read_write", Dataset: "1000", Clients: 1,
+			Conditions: result.Conditions{Neighbour: "0"}}, Status: "failed: start " + tg + ": mariadbd exited"})
+	}
+	o := outline(t, render(t, &Page{Files: files, Baseline: "mariadb-innodb"}))
+	for _, want := range []string{"No two targets have figures to compare.", "2 of 2 cells failed (mariadb-innodb, postgres)",
+		"chart g1-mean-1: 1 categories, 2 bars (2 failed)", "chart g1-pct-1: 1 categories, 0 bars (2 failed)",
+		"chart space-1: 1 categories, 2 bars (2 failed)", "h2: Failed cells"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("outline lacks %q:\n%s", want, o)
+		}
+	}
+}
