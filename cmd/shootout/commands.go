@@ -29,9 +29,9 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 }
 
 func reportCmd() *cobra.Command {
-	var baseline, csvFile string
+	var baseline, csvFile, htmlFile string
 	c := &cobra.Command{
-		Use:   "report DIR [--csv FILE]",
+		Use:   "report DIR [--csv FILE] [--html FILE]",
 		Short: "Print the side-by-side tables of a results directory",
 		Args:  exactArgs(1, "one results directory (the --out of a run)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -62,11 +62,22 @@ func reportCmd() *cobra.Command {
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s\n", csvFile)
 			}
+			if htmlFile != "" {
+				p, err := report.LoadPage(args[0], baseline)
+				if err != nil {
+					return usage(err)
+				}
+				if err := report.WriteHTMLFile(htmlFile, p); err != nil {
+					return usage(fmt.Errorf("--html %s: %v", htmlFile, err))
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s\n", htmlFile)
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&baseline, "baseline", "", "the target the others are compared with (default: the run's)")
 	c.Flags().StringVar(&csvFile, "csv", "", "also write one row per cell and operation to this CSV file")
+	c.Flags().StringVar(&htmlFile, "html", "", "also write a self-contained HTML report (charts, tables, verdict) to this file")
 	return c
 }
 

@@ -126,6 +126,35 @@ func TestDefaultRunWithoutServersRunsSQLite(t *testing.T) {
 	if !strings.Contains(stdout, "oltp_read_write, dataset 2000") || !strings.Contains(stdout, "results: "+out) {
 		t.Fatalf("no side-by-side table or results path:\n%s", stdout)
 	}
+	// the run wrote its HTML report beside the cells, and `report --html` writes it again
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil || !strings.Contains(string(page), "oltp_read_write, dataset 2000") || !strings.Contains(stdout, "report: "+out+"/report.html") {
+		t.Fatalf("report.html: %v\n%s", err, stdout)
+	}
+	again := filepath.Join(out, "again.html")
+	if stdout, stderr, code := shootout(t, nil, "report", out, "--html", again); code != 0 || !strings.Contains(stdout, "wrote "+again) {
+		t.Fatalf("report --html: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, _, code := shootout(t, nil, "report", out, "--html", filepath.Join(out, "no", "such", "dir.html")); code != 2 {
+		t.Errorf("report --html into a missing directory: exit %d, want 2", code)
+	}
+}
+
+// TestUnwritableReportKeepsTheCells: the HTML report comes after the
+// measurements, so failing to write it is said and costs nothing else.
+func TestUnwritableReportKeepsTheCells(t *testing.T) {
+	out := testenv.WorkDir(t)
+	// a directory where report.html belongs cannot be replaced by a file
+	if err := os.MkdirAll(filepath.Join(out, "report.html", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000", "--duration", "1s", "--out", out)
+	if code != 0 || !strings.Contains(stderr, "report.html not written (the results are intact") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if files, err := result.ReadDir(out); err != nil || len(files) != 1 || !files[0].OK() {
+		t.Fatalf("cells: %v %v", err, files)
+	}
 }
 
 func TestDryRunStartsNothing(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -281,6 +282,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	files, _ := result.ReadDir(out)
 	if len(files) > 0 {
 		report.Terminal(cmd.OutOrStdout(), files, res.Baseline)
+		writeHTMLReport(out, res.Baseline, cmd.OutOrStdout(), log)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "\nresults: %s (%d cells run, %d skipped by --resume, %d failed)\n", out, sum.Ran, sum.Skipped, len(sum.Failed))
 	if runErr != nil {
@@ -293,6 +295,21 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		return run.ErrCellsFailed
 	}
 	return nil
+}
+
+// writeHTMLReport writes DIR/report.html. The cells are already on disk, so
+// a failure here is said and changes nothing else about the run.
+func writeHTMLReport(dir, baseline string, out, log io.Writer) {
+	path := filepath.Join(dir, "report.html")
+	p, err := report.LoadPage(dir, baseline)
+	if err == nil {
+		err = report.WriteHTMLFile(path, p)
+	}
+	if err != nil {
+		fmt.Fprintf(log, "report.html not written (the results are intact; `shootout report %s --html FILE` retries): %v\n", dir, err)
+		return
+	}
+	fmt.Fprintf(out, "\nreport: %s\n", path)
 }
 
 // checkLimits stops a run that asks for limits this machine cannot apply

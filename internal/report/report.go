@@ -191,13 +191,14 @@ func pick(files []*result.File, target, label string) []*result.File {
 	return out
 }
 
-// meanMs is the median over repeats of the trimmed mean time of op.
+// meanMs is the median over repeats of the trimmed mean time of op; when
+// none has it, why is the status of a failed repeat, or "-".
 func meanMs(files []*result.File, target, label, op string) (float64, bool, string) {
 	var vals []float64
 	why := ""
 	for _, f := range pick(files, target, label) {
 		if !f.OK() {
-			why = shortStatus(f.Status)
+			why = f.Status
 			continue
 		}
 		if o, ok := f.Ops[op]; ok && o.Count > 0 {
@@ -230,7 +231,7 @@ func median(fs []*result.File, v func(*result.File) float64) float64 {
 
 func cellText(v float64, ok bool, why string) string {
 	if !ok {
-		return why
+		return shortStatus(why)
 	}
 	return fmt.Sprintf("%.3f", v)
 }

@@ -103,6 +103,10 @@ type Server struct {
 	// IOOpsPerOp is disk operations per operation as the cgroup counted
 	// them (reads and writes; 0 without a blkio group).
 	IOOpsPerOp float64 `json:"io_ops_per_op,omitempty"`
+	// WriteAmplification is WriteBytes divided by the bytes of row data the
+	// workload's committed operations changed (its "logical_bytes"
+	// counter); nil when the workload does not count them or changed none.
+	WriteAmplification *float64 `json:"write_amplification,omitempty"`
 }
 
 // Space is the data directory's size after the run, and after settling.

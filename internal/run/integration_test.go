@@ -96,6 +96,15 @@ func TestEveryOLTPTestOnEveryServer(t *testing.T) {
 				if f.Space.Bytes <= 0 {
 					t.Errorf("%s: space not measured", w)
 				}
+				// every committed row change counts one 188-byte sbtest row
+				logical := f.Counters["logical_bytes"]
+				writes := w != "oltp_read_only" && w != "oltp_point_select"
+				if writes != (logical > 0) || logical%188 != 0 {
+					t.Errorf("%s: logical_bytes %d", w, logical)
+				}
+				if wa := f.Server.WriteAmplification; (wa != nil) != (writes && f.Server.Measured) || wa != nil && *wa != float64(f.Server.WriteBytes)/float64(logical) {
+					t.Errorf("%s: write amplification %v for %d bytes written, %d logical", w, wa, f.Server.WriteBytes, logical)
+				}
 			}
 			// the servers' directories are gone after the run
 			left, _ := os.ReadDir(out + "/work")

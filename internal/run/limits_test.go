@@ -111,7 +111,9 @@ func TestNeighbourLoadIsMeasuredAndCleanedUp(t *testing.T) {
 	if r > 400*1.2 || w > 400*1.2 {
 		t.Fatalf("the neighbour escaped the IOPS cap it shares with the server: %v", ev)
 	}
-	out, _ := exec.Command("pgrep", "-f", "shootout-neighbour").Output()
+	// only this test's fio: its file is under a shootout-test- directory
+	mine := "--name=shootout-neighbour --filename=" + filepath.Join(os.TempDir(), "shootout-test-")
+	out, _ := exec.Command("pgrep", "-f", mine).Output()
 	if len(out) > 0 {
 		t.Fatalf("fio still running: %s", out)
 	}

@@ -363,6 +363,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	if dres != nil {
 		fillDriver(f, dres)
 		fillServer(f, usage, dres.Events, inst)
+		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
 		dres.WriteSummary(r.Log)
 	}
 	if group != nil {
@@ -567,6 +568,18 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
 		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
 	}
+}
+
+// writeAmplification is the server's bytes written per byte of row data
+// the workload changed; both span the whole driven run, trimmed operations
+// included, so they divide cleanly.
+func writeAmplification(s result.Server, counters map[string]int64) *float64 {
+	logical := counters[workload.LogicalBytes]
+	if !s.Measured || logical <= 0 {
+		return nil
+	}
+	wa := float64(s.WriteBytes) / float64(logical)
+	return &wa
 }
 
 func describeStop(c driver.Config) string {

@@ -5,6 +5,7 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 
 	"shootout/internal/target"
@@ -37,4 +38,21 @@ func WorkDir(tb testing.TB) string {
 	}
 	tb.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// LookPath finds the first of names on PATH. A missing program skips the
+// test on a developer's machine and fails it under CI, where make deps
+// installs it.
+func LookPath(tb testing.TB, names ...string) string {
+	tb.Helper()
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if CI() {
+		tb.Fatalf("CI=true and none of %v is installed (make deps installs it)", names)
+	}
+	tb.Skipf("none of %v is installed", names)
+	return ""
 }

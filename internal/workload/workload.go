@@ -43,10 +43,17 @@ type Worker interface {
 	// Abort rolls back whatever Do left open after an error.
 	Abort(ctx context.Context)
 	// Counters returns what committed operations changed, for invariants
-	// (e.g. rows inserted). Only committed work may be counted.
+	// (e.g. rows inserted). Only committed work may be counted. The key
+	// LogicalBytes, when present, feeds the result's write amplification.
 	Counters() map[string]int64
 	Close() error
 }
+
+// LogicalBytes is the counter of the bytes of row data that committed
+// operations inserted, updated or deleted, each workload counting them as
+// docs/results.md says. The runner divides the server's bytes written by it
+// (write amplification), so a workload that cannot count them leaves it out.
+const LogicalBytes = "logical_bytes"
 
 // LoadStats describes a dataset load.
 type LoadStats struct {

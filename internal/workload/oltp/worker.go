@@ -36,14 +36,22 @@ type worker struct {
 	out                workload.Outcome
 }
 
-type counters struct{ inserted, deleted, kIncrements, kInserted int64 }
+type counters struct{ inserted, deleted, kIncrements, kInserted, logicalBytes int64 }
 
 func (c *counters) add(o counters) {
 	c.inserted += o.inserted
 	c.deleted += o.deleted
 	c.kIncrements += o.kIncrements
 	c.kInserted += o.kInserted
+	c.logicalBytes += o.logicalBytes
 }
+
+// rowImage is the logical size of one sbtest row: the declared widths of
+// id INTEGER (4), k INTEGER (4), c CHAR(120) and pad CHAR(60). Every row an
+// INSERT, UPDATE or DELETE touches counts whole, whatever each engine
+// stores, so write amplification divides by the same figure on every
+// target.
+const rowImage = 4 + 4 + 120 + 60
 
 // NewWorker prepares the statements the test uses on conn, per table, as
 // sysbench's thread_init does.
@@ -232,6 +240,7 @@ func (wk *worker) indexUpdates(ctx context.Context, n int) error {
 			return err
 		}
 		wk.pending.kIncrements += changed
+		wk.pending.logicalBytes += changed * rowImage
 	}
 	return nil
 }
@@ -239,9 +248,11 @@ func (wk *worker) indexUpdates(ctx context.Context, n int) error {
 func (wk *worker) nonIndexUpdates(ctx context.Context, n int) error {
 	t := wk.table()
 	for i := 0; i < n; i++ {
-		if _, err := wk.exec(ctx, wk.stmts[t].nonIndexUpdate, wk.cValue(), wk.ids.next()); err != nil {
+		changed, err := wk.exec(ctx, wk.stmts[t].nonIndexUpdate, wk.cValue(), wk.ids.next())
+		if err != nil {
 			return err
 		}
+		wk.pending.logicalBytes += changed * rowImage
 	}
 	return nil
 }
@@ -253,12 +264,15 @@ func (wk *worker) deleteInserts(ctx context.Context, n int) error {
 	for i := 0; i < n; i++ {
 		id := wk.ids.next()
 		k := wk.ids.next()
-		if _, err := wk.exec(ctx, wk.stmts[t].del, id); err != nil {
+		deleted, err := wk.exec(ctx, wk.stmts[t].del, id)
+		if err != nil {
 			return err
 		}
-		if _, err := wk.exec(ctx, wk.stmts[t].insert, id, k, wk.cValue(), wk.padValue()); err != nil {
+		inserted, err := wk.exec(ctx, wk.stmts[t].insert, id, k, wk.cValue(), wk.padValue())
+		if err != nil {
 			return err
 		}
+		wk.pending.logicalBytes += (deleted + inserted) * rowImage
 	}
 	return nil
 }
@@ -269,6 +283,7 @@ func (wk *worker) deleteEvent(ctx context.Context) error {
 		return err
 	}
 	wk.pending.deleted += n
+	wk.pending.logicalBytes += n * rowImage
 	return nil
 }
 
@@ -293,6 +308,7 @@ func (wk *worker) insertEvent(ctx context.Context) error {
 	wk.out.Writes++
 	wk.pending.inserted++
 	wk.pending.kInserted += k
+	wk.pending.logicalBytes += rowImage
 	return nil
 }
 
@@ -317,7 +333,8 @@ func (wk *worker) Abort(ctx context.Context) {
 
 func (wk *worker) Counters() map[string]int64 {
 	c := wk.committed
-	return map[string]int64{"rows_inserted": c.inserted, "rows_deleted": c.deleted, "k_increments": c.kIncrements, "k_inserted": c.kInserted}
+	return map[string]int64{"rows_inserted": c.inserted, "rows_deleted": c.deleted, "k_increments": c.kIncrements, "k_inserted": c.kInserted,
+		workload.LogicalBytes: c.logicalBytes}
 }
 
 func (wk *worker) Close() error {

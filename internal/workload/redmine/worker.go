@@ -151,7 +151,7 @@ func (wk *worker) Counters() map[string]int64 {
 	return map[string]int64{
 		"issues_created": c.issuesCreated, "comments": c.comments, "journals": c.journals,
 		"journal_details": c.details, "issues_resolved": c.resolved,
-		"logical_bytes": c.logicalBytes, "stale_reloads": wk.stale, "issues_taken_by_others": wk.taken,
+		workload.LogicalBytes: c.logicalBytes, "stale_reloads": wk.stale, "issues_taken_by_others": wk.taken,
 		"short_lists": wk.shortLists, "unfinished_creates": wk.unfinishedCreates,
 		"unfinished_process10": wk.unfinishedProcess, "parent_recalculations": wk.parentSearches,
 	}

@@ -1,0 +1,238 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"shootout/internal/result"
+)
+
+// verdict is the report's summary in plain sentences, computed from the
+// cells: per group, who was fastest at the lightest and at the heaviest
+// load, who wrote fewer bytes per transaction and who took less space;
+// then how many cells failed. Differences under 5% are called even, since
+// repeats on one machine rarely agree closer than that.
+func verdict(gs []*group, baseline string, files []*result.File) []string {
+	var out []string
+	manyOps := false
+	for _, g := range gs {
+		if len(opsOf(g.files)) > 1 {
+			manyOps = true
+		}
+	}
+	for _, g := range gs {
+		prefix := ""
+		if len(gs) > 1 {
+			prefix = "On " + g.title + ": "
+		}
+		if len(g.targets) < 2 {
+			out = append(out, sentence(prefix, fmt.Sprintf("only %s ran, so there is nothing to compare", g.targets[0])))
+			continue
+		}
+		var parts []string
+		for _, op := range opsOf(g.files) {
+			var clauses []string
+			for i, l := range g.labels {
+				if i != 0 && i != len(g.labels)-1 {
+					continue
+				}
+				if c := fastestClause(g, op, l); c != "" {
+					clauses = append(clauses, c)
+				}
+			}
+			if len(clauses) == 0 {
+				continue
+			}
+			s := strings.Join(clauses, "; ")
+			if manyOps {
+				s = fmt.Sprintf("for %s, %s", op, s)
+			}
+			parts = append(parts, s)
+		}
+		if s := byTarget(g, "wrote", "bytes per transaction", "fewer", func(f *result.File) (float64, bool) {
+			return f.Server.WriteBytesPerOp, f.Server.Measured && f.Server.WriteBytesPerOp > 0
+		}, kbText); s != "" {
+			parts = append(parts, s+waClause(g))
+		}
+		if s := byTarget(g, "took", "space on disk", "less", func(f *result.File) (float64, bool) {
+			return float64(spaceOf(f)), spaceOf(f) > 0
+		}, func(v float64) string { return fmt.Sprintf("%.1f MB", v/1e6) }); s != "" {
+			parts = append(parts, s)
+		}
+		if len(parts) == 0 {
+			out = append(out, sentence(prefix, "no two targets have figures to compare"))
+			continue
+		}
+		for i := range parts {
+			if i > 0 || prefix == "" {
+				parts[i] = capWord(parts[i])
+			}
+		}
+		out = append(out, sentence(prefix, strings.Join(parts, ". ")))
+	}
+	nfail := 0
+	var who []string
+	for _, f := range files {
+		if !f.OK() {
+			nfail++
+			if !contains(who, f.Cell.Target) {
+				who = append(who, f.Cell.Target)
+			}
+		}
+	}
+	if nfail == 0 {
+		out = append(out, fmt.Sprintf("All %d cells succeeded.", len(files)))
+	} else {
+		out = append(out, fmt.Sprintf("%d of %d cells failed (%s); they are marked in every chart and listed at the end.", nfail, len(files), strings.Join(who, ", ")))
+	}
+	return out
+}
+
+// sentence joins a group's prefix and clauses, capitalising the report's
+// own words (a target's name keeps its case) and ending with a full stop.
+func sentence(prefix, s string) string {
+	if prefix == "" {
+		s = capWord(s)
+	} else {
+		s = prefix + s
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func capWord(s string) string {
+	for _, w := range []string{"at ", "for ", "only ", "no "} {
+		if strings.HasPrefix(s, w) {
+			return strings.ToUpper(s[:1]) + s[1:]
+		}
+	}
+	return s
+}
+
+// fastestClause compares the targets' mean time of op at one label.
+func fastestClause(g *group, op, label string) string {
+	type tm struct {
+		t string
+		v float64
+	}
+	var xs []tm
+	for _, t := range g.targets {
+		if m, ok, _ := meanMs(g.files, t, label, op); ok && m > 0 {
+			xs = append(xs, tm{t, m})
+		}
+	}
+	if len(xs) < 2 {
+		return ""
+	}
+	sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+	fast, next, slow := xs[0], xs[1], xs[len(xs)-1]
+	at := "at " + labelText(label) + ","
+	r := next.v / fast.v
+	if r < 1.05 {
+		s := fmt.Sprintf("%s %s and %s were even (within 5%%)", at, fast.t, next.t)
+		if len(xs) > 2 && slow.v/fast.v >= 1.05 {
+			s += fmt.Sprintf(", %s %s slower", slow.t, times(slow.v/fast.v))
+		}
+		return s
+	}
+	s := fmt.Sprintf("%s %s was %s faster than %s", at, fast.t, times(r), next.t)
+	if len(xs) > 2 {
+		s = fmt.Sprintf("%s %s was fastest, %s faster than %s", at, fast.t, times(r), next.t)
+		if slow != next {
+			s += fmt.Sprintf(" and %s faster than %s", times(slow.v/fast.v), slow.t)
+		}
+	}
+	return s
+}
+
+// byTarget compares one figure (median over a target's successful cells)
+// between the target with the least and the one with the most.
+func byTarget(g *group, verb, what, fewer string, get func(*result.File) (float64, bool), show func(float64) string) string {
+	type tv struct {
+		t string
+		v float64
+	}
+	var xs []tv
+	for _, t := range g.targets {
+		var vals []float64
+		for _, f := range g.files {
+			if f.Cell.Target != t || !f.OK() {
+				continue
+			}
+			if v, ok := get(f); ok {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 0 {
+			sort.Float64s(vals)
+			xs = append(xs, tv{t, vals[len(vals)/2]})
+		}
+	}
+	if len(xs) < 2 {
+		return ""
+	}
+	sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+	lo, hi := xs[0], xs[len(xs)-1]
+	r := hi.v / lo.v
+	if r < 1.05 {
+		return fmt.Sprintf("%s and %s %s about the same %s (%s and %s)", lo.t, hi.t, verb, what, show(lo.v), show(hi.v))
+	}
+	return fmt.Sprintf("%s %s %s %s %s than %s (%s against %s)", lo.t, verb, times(r), fewer, what, hi.t, show(lo.v), show(hi.v))
+}
+
+// waClause adds the write amplification of the targets that have one.
+func waClause(g *group) string {
+	var parts []string
+	for _, t := range g.targets {
+		var vals []float64
+		for _, f := range g.files {
+			if f.Cell.Target == t && f.OK() && f.Server.WriteAmplification != nil {
+				vals = append(vals, *f.Server.WriteAmplification)
+			}
+		}
+		if len(vals) > 0 {
+			sort.Float64s(vals)
+			parts = append(parts, fmt.Sprintf("%s %.1f", t, vals[len(vals)/2]))
+		}
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return "; write amplification " + strings.Join(parts, ", ")
+}
+
+func times(r float64) string { return fmt.Sprintf("%.1f×", r) }
+
+func kbText(b float64) string {
+	if b >= 1<<20 {
+		return fmt.Sprintf("%.1f MB", b/(1<<20))
+	}
+	if b >= 1024 {
+		return fmt.Sprintf("%.1f KB", b/1024)
+	}
+	return fmt.Sprintf("%.0f bytes", b)
+}
+
+// labelText reads a clients/neighbour label aloud: "4/x2" is "4 clients
+// with 2 neighbour jobs".
+func labelText(label string) string {
+	c, n, _ := strings.Cut(label, "/")
+	s := c + " clients"
+	if c == "1" {
+		s = "1 client"
+	}
+	switch {
+	case n == "" || n == "0":
+		return s + " without neighbours"
+	case strings.HasSuffix(n, "%"):
+		return fmt.Sprintf("%s beside a neighbour at %s of the IOPS cap", s, n)
+	case n == "x1":
+		return s + " beside 1 full-speed neighbour job"
+	case strings.HasPrefix(n, "x"):
+		return fmt.Sprintf("%s beside %s full-speed neighbour jobs", s, n[1:])
+	}
+	return s + " with neighbour " + n
+}
