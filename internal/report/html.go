@@ -118,17 +118,18 @@ func HTML(w io.Writer, p *Page) error {
 
 // view is the page as the template sees it.
 type view struct {
-	Title     string
-	Dir       string
-	Generated string
-	What      []kv
-	Machine   []kv
-	Limits    []kv
-	Verdict   []string
-	Groups    []viewGroup
-	Space     []figure
-	Settings  []figure
-	Failed    *table
+	Title      string
+	Dir        string
+	Generated  string
+	What       []kv
+	Machine    []kv
+	Limits     []kv
+	Verdict    []string
+	Groups     []viewGroup
+	Space      []figure
+	Statements []figure
+	Settings   []figure
+	Failed     *table
 }
 
 type kv struct{ Key, Value string }
@@ -195,6 +196,7 @@ func buildPage(p *Page) view {
 		v.Groups = append(v.Groups, groupView(fmt.Sprintf("g%d", gi+1), g, baseOf(g, p.Baseline), colors))
 	}
 	v.Space = spaceFigures(gs, p.Baseline, colors)
+	v.Statements = statementFigures(p.Files)
 	v.Settings = settingsFigures(p.Files)
 	var failedRows [][]tcell
 	for _, f := range p.Files {
@@ -525,8 +527,13 @@ func costTable(g *group, targets []string) *table {
 	return t
 }
 
-// spaceOf is a cell's space on disk: settled when the engine could settle.
+// spaceOf is a cell's space: its tables and indexes as the server reports
+// them after settling (the seeds' figure), else the settled data
+// directory, else the directory as the run left it.
 func spaceOf(f *result.File) int64 {
+	if f.Space.TableBytes > 0 {
+		return f.Space.TableBytes
+	}
 	if f.Space.SettledBytes > 0 {
 		return f.Space.SettledBytes
 	}
@@ -564,7 +571,7 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 		for _, g := range mine {
 			cats = append(cats, strings.TrimPrefix(g.title, w+", "))
 		}
-		tb := &table{Head: []string{"dataset", "target", "space MB", "settled MB", "load s", "rows loaded"}}
+		tb := &table{Head: []string{"dataset", "target", "data dir MB", "settled MB", "tables+indexes MB", "load s", "rows loaded"}}
 		var ss []series
 		for _, t := range targets {
 			s := series{Name: t, Color: colors[t]}
@@ -597,17 +604,17 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 					}
 					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t),
 						numCell(fmt.Sprintf("%.1f", median(ok, func(f *result.File) float64 { return float64(f.Space.Bytes) / 1e6 }))),
-						numCell(mbText(f.Space.SettledBytes)), numCell(load), numCell(fmt.Sprint(f.Load.Rows))})
+						numCell(mbText(f.Space.SettledBytes)), numCell(mbText(f.Space.TableBytes)), numCell(load), numCell(fmt.Sprint(f.Load.Rows))})
 				case anyOK:
 					// ran, but its space is unknown (an external server)
 					s.Values = append(s.Values, value{})
 					if note == "" {
 						note = "not measured"
 					}
-					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: note, Span: 4}})
+					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: note, Span: 5}})
 				case why != "":
 					s.Values = append(s.Values, value{State: failed, Why: why})
-					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: clip(why, 80), Title: why, Failed: true, Span: 4}})
+					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: clip(why, 80), Title: why, Failed: true, Span: 5}})
 				default:
 					s.Values = append(s.Values, value{})
 				}
@@ -955,4 +962,23 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// statementFigures is the slow-query capture: per target, the statements
+// that took the most client time over all its cells.
+func statementFigures(files []*result.File) []figure {
+	targets, top := slowestStatements(files, 8)
+	if len(targets) == 0 {
+		return nil
+	}
+	tb := &table{Head: []string{"target", "statement", "calls", "total s", "mean ms", "max ms", "query"}}
+	for _, t := range targets {
+		for _, st := range top[t] {
+			tb.Rows = append(tb.Rows, []tcell{txt(t), txt(st.Name), numCell(fmt.Sprint(st.Calls)),
+				numCell(fmt.Sprintf("%.2f", st.TotalMs/1000)), numCell(fmt.Sprintf("%.3f", st.MeanMs)),
+				numCell(fmt.Sprintf("%.1f", st.MaxMs)), {Text: clip(st.Query, 90), Title: st.Query}})
+		}
+	}
+	return []figure{{Heading: "Slowest statements by total client time",
+		Caption: "Timed by the client from send to last row, retries included, summed over every cell of the target.", Table: tb}}
 }

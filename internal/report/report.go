@@ -319,37 +319,47 @@ func spaceTable(w io.Writer, files []*result.File) {
 	tw.Flush()
 }
 
-// statementTable names, per target, the statements that took the most
-// client time over all its cells: where a slow plan (a search without its
-// index) shows first.
-func statementTable(w io.Writer, files []*result.File) {
-	type agg struct {
-		result.Statement
-		cells int
-	}
-	var targets []string
-	by := map[string]map[string]*agg{}
+// slowestStatements sums each target's statement timings over all its
+// cells and keeps the n largest by total time: where a slow plan (a search
+// without its index) shows first.
+func slowestStatements(files []*result.File, n int) (targets []string, top map[string][]result.Statement) {
+	by := map[string]map[string]*result.Statement{}
 	for _, f := range files {
 		if len(f.Statements) == 0 {
 			continue
 		}
 		t := f.Cell.Target
 		if by[t] == nil {
-			by[t] = map[string]*agg{}
+			by[t] = map[string]*result.Statement{}
 			targets = append(targets, t)
 		}
 		for _, st := range f.Statements {
 			a := by[t][st.Name]
 			if a == nil {
-				a = &agg{Statement: result.Statement{Name: st.Name, Query: st.Query}}
+				a = &result.Statement{Name: st.Name, Query: st.Query}
 				by[t][st.Name] = a
 			}
 			a.Calls += st.Calls
 			a.TotalMs += st.TotalMs
 			a.MaxMs = max(a.MaxMs, st.MaxMs)
-			a.cells++
 		}
 	}
+	top = map[string][]result.Statement{}
+	for _, t := range targets {
+		var list []result.Statement
+		for _, a := range by[t] {
+			a.MeanMs = a.TotalMs / float64(max(a.Calls, 1))
+			list = append(list, *a)
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].TotalMs > list[j].TotalMs })
+		top[t] = list[:min(n, len(list))]
+	}
+	return targets, top
+}
+
+// statementTable prints slowestStatements, five per target.
+func statementTable(w io.Writer, files []*result.File) {
+	targets, top := slowestStatements(files, 5)
 	if len(targets) == 0 {
 		return
 	}
@@ -357,16 +367,8 @@ func statementTable(w io.Writer, files []*result.File) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "target\tstatement\tcalls\ttotal s\tmean ms\tmax ms\t")
 	for _, t := range targets {
-		var list []*agg
-		for _, a := range by[t] {
-			list = append(list, a)
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].TotalMs > list[j].TotalMs })
-		for i, a := range list {
-			if i == 5 {
-				break
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.3f\t%.1f\t\n", t, a.Name, a.Calls, a.TotalMs/1000, a.TotalMs/float64(max(a.Calls, 1)), a.MaxMs)
+		for _, a := range top[t] {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.3f\t%.1f\t\n", t, a.Name, a.Calls, a.TotalMs/1000, a.MeanMs, a.MaxMs)
 		}
 	}
 	tw.Flush()

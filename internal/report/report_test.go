@@ -147,3 +147,24 @@ func TestSpaceStatementsAndUnlimitedMark(t *testing.T) {
 		t.Errorf("the statement with the largest total time comes first:\n%s", out)
 	}
 }
+
+// The HTML page carries the slow-query capture too, query text escaped.
+func TestHTMLNamesTheSlowestStatements(t *testing.T) {
+	f := cell("mariadb-rocksdb", 1, "0", 10, "ok")
+	f.Statements = []result.Statement{
+		{Name: "issues.children_max_priority", Query: "SELECT MAX(p) FROM issues WHERE parent_id = ? AND x < 1", Calls: 4, TotalMs: 400, MaxMs: 150},
+		{Name: "tokens.find_api_key", Query: "SELECT 1", Calls: 10, TotalMs: 5, MaxMs: 1},
+	}
+	var b bytes.Buffer
+	if err := HTML(&b, &Page{Files: []*result.File{f}, Baseline: "mariadb-rocksdb"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	i, j := strings.Index(out, "issues.children_max_priority"), strings.Index(out, "tokens.find_api_key")
+	if !strings.Contains(out, `id="statements"`) || i < 0 || j < 0 || i > j {
+		t.Fatalf("slowest statements missing or out of order")
+	}
+	if strings.Contains(out, "x < 1") || !strings.Contains(out, "x &lt; 1") {
+		t.Error("query text must be escaped")
+	}
+}
