@@ -116,6 +116,9 @@ func (h v1) evidence(g *Group) map[string]string {
 		keyed(ev, filepath.Join(d, "memory.oom_control"), "memory.", "oom_kill")
 	}
 	read("blkio", "blkio.throttle.io_serviced")
+	// the cgroup's own byte count, beside /proc/PID/io's in the server
+	// section: it includes a neighbour sharing the group
+	read("blkio", "blkio.throttle.io_service_bytes")
 	read("cpuset", "cpuset.cpus")
 	if d, ok := g.at["cpu"]; ok {
 		// throttled_time is in nanoseconds
