@@ -146,6 +146,15 @@ func TestSpaceStatementsAndUnlimitedMark(t *testing.T) {
 	if i < 0 || j < 0 || i > j {
 		t.Errorf("the statement with the largest total time comes first:\n%s", out)
 	}
+	// the page's verdict must not crown a target that ran without the limits
+	files[2].Ops["create"] = result.Op{Snapshot: hist.Snapshot{Count: 5, MeanMs: 0.5}}
+	var h bytes.Buffer
+	if err := HTML(&h, &Page{Files: files, Baseline: "mariadb-rocksdb"}); err != nil {
+		t.Fatal(err)
+	}
+	if page := h.String(); !strings.Contains(page, "sqlite ran without the limits the others had") || strings.Contains(page, "sqlite was") {
+		t.Errorf("verdict should leave sqlite out of the times")
+	}
 }
 
 // The HTML page carries the slow-query capture too, query text escaped.
