@@ -12,7 +12,7 @@ import (
 // CSVHeader names the columns of CSV, one row per cell.
 var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
-	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version"}
+	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version"}
 
 // CSV writes one row per cell and operation, for spreadsheets, with the
 // same "times the baseline" ratio as the terminal table (against the
@@ -62,7 +62,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 				c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
 				op, num(o.MeanMs), ratio, num(o.P50Ms), num(o.P95Ms), num(o.P99Ms), num(o.MaxMs),
 				num(f.Throughput.TPS), num(f.Throughput.QPS), num(errps),
-				num(f.Server.CPUSecondsPerOp * 1000), num(f.Server.ReadBytesPerOp), num(f.Server.WriteBytesPerOp), num(f.Server.IOOpsPerOp),
+				num(f.Server.CPUSecondsPerOp * 1000), num(f.Server.ReadBytesPerOp), num(f.Server.WriteBytesPerOp), waText(f), num(f.Server.IOOpsPerOp),
 				num(f.Server.ContextSwitchesPerOp), num(f.Client.CPUSecondsPerOp * 1000),
 				fmt.Sprint(f.Space.Bytes), fmt.Sprint(f.Space.SettledBytes), fmt.Sprint(f.Space.TableBytes), num(f.Load.Seconds), f.Target.Version}
 			if err := cw.Write(row); err != nil {
@@ -75,3 +75,11 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 }
 
 func num(v float64) string { return fmt.Sprintf("%.4f", v) }
+
+// waText is the write amplification, empty when the cell has none.
+func waText(f *result.File) string {
+	if f.Server.WriteAmplification == nil {
+		return ""
+	}
+	return num(*f.Server.WriteAmplification)
+}
