@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -246,7 +247,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 			}
 		}
 	}
-	for _, name := range sortedKeys(res.Skipped) {
+	for _, name := range slices.Sorted(maps.Keys(res.Skipped)) {
 		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
 	}
 	if f.dryRun {
@@ -407,13 +408,4 @@ func machine() result.Machine {
 	}
 	m.MemBytes = metrics.MemTotal()
 	return m
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

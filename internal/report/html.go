@@ -9,10 +9,12 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -873,7 +875,7 @@ func header(p *Page) (what, machine, lims []kv) {
 	what = []kv{{"plan", name}, {"targets", strings.Join(tv, ", ")}, {"baseline", p.Baseline}}
 	if p.Manifest != nil && len(p.Manifest.Skipped) > 0 {
 		var sk []string
-		for _, t := range sortedKeys(p.Manifest.Skipped) {
+		for _, t := range slices.Sorted(maps.Keys(p.Manifest.Skipped)) {
 			sk = append(sk, t+": "+p.Manifest.Skipped[t])
 		}
 		what = append(what, kv{"skipped", strings.Join(sk, "; ")})
@@ -954,15 +956,6 @@ func header(p *Page) (what, machine, lims []kv) {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // statementFigures is the slow-query capture: per target, the statements
 // that took the most client time over all its cells.

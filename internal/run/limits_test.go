@@ -106,7 +106,7 @@ func TestNeighbourLoadIsMeasuredAndCleanedUp(t *testing.T) {
 	w, _ := strconv.ParseFloat(ev["neighbour.write_iops"], 64)
 	t.Logf("neighbour x1 under a shared 400+400 IOPS cap: %.0f read + %.0f write IOPS; server %.0f tps", r, w, f.Throughput.TPS)
 	if r <= 0 || w <= 0 || ev["neighbour.jobs"] != "1" {
-		t.Fatalf("neighbour not measured: %v", ev)
+		t.Fatalf("neighbour not measured: %v; notes %v", ev, f.Limits.Notes)
 	}
 	if r > 400*1.2 || w > 400*1.2 {
 		t.Fatalf("the neighbour escaped the IOPS cap it shares with the server: %v", ev)

@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -139,7 +141,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	for k, v := range opt.Settings {
 		in.applied[k] = v
 	}
-	for _, k := range sortedKeys(in.applied) {
+	for _, k := range slices.Sorted(maps.Keys(in.applied)) {
 		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), in.applied[k]))
 	}
 

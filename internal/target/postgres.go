@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,7 +143,7 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 			return nil, fmt.Errorf("find a free port: %w", err)
 		}
 		args := []string{"-D", in.dataDir, "-c", "port=" + strconv.Itoa(port)}
-		for _, k := range sortedKeys(in.applied) {
+		for _, k := range slices.Sorted(maps.Keys(in.applied)) {
 			args = append(args, "-c", k+"="+in.applied[k])
 		}
 		cmd := serverCmd(cred, filepath.Join(bin, "postgres"), args...)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"sync/atomic"
 
@@ -64,7 +66,7 @@ func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	pragmas := in.applied
 	driverName := fmt.Sprintf("sqlite3-shootout-%d", atomic.AddInt64(&sqliteDrivers, 1))
 	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		for _, k := range sortedKeys(pragmas) {
+		for _, k := range slices.Sorted(maps.Keys(pragmas)) {
 			if _, err := c.Exec(fmt.Sprintf("PRAGMA %s=%s", k, pragmas[k]), nil); err != nil {
 				return fmt.Errorf("PRAGMA %s=%s: %w", k, pragmas[k], err)
 			}

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"shootout/internal/dialect"
@@ -164,15 +163,6 @@ func tail(path string, lines int) string {
 		return ""
 	}
 	return tailString(string(b), lines)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func querySettings(ctx context.Context, db *sql.DB, q string) (map[string]string, error) {
