@@ -318,6 +318,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	// settling after it are not slowed by it
 	stopNeighbour := func() {}
 	nbEvidence := map[string]string{}
+	var nbErr error // a neighbour that did not run or report: the condition was not what the cell says
 	if spec := limits.NeighbourSpec(cell.Conditions.Neighbour); spec != "0" && spec != "" {
 		maxRun := cfg.Duration
 		if maxRun == 0 {
@@ -340,6 +341,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 				}
 				nbEvidence["neighbour.jobs"] = fmt.Sprint(nb.Jobs)
 				if err != nil {
+					nbErr = err
 					f.Limits.Notes = append(f.Limits.Notes, "neighbour: "+err.Error())
 					return
 				}
@@ -400,6 +402,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	}
 	if runErr != nil {
 		return fmt.Errorf("run: %w", runErr)
+	}
+	if nbErr != nil {
+		return fmt.Errorf("neighbour %s was not measured: %w", cell.Conditions.Neighbour, nbErr)
 	}
 
 	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
