@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,9 +26,28 @@ func TestMain(m *testing.M) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		panic(string(out))
 	}
+	// A test run that was killed (a CI timeout, a reboot of the sandbox)
+	// leaves a ledger; the first shootout command sweeps it and says so on
+	// stderr. Sweep here, so that the tests that want stderr to be exactly
+	// one line see only their own command's output.
+	if out, err := exec.Command(bin, "targets").CombinedOutput(); err != nil {
+		panic(string(out))
+	} else if swept := cleanupLines(string(out)); swept != "" {
+		fmt.Fprintf(os.Stderr, "before the tests, swept what an earlier killed run left:\n%s", swept)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+func cleanupLines(out string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(l, "shootout: cleanup:") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }
 
 func shootout(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
