@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"shootout/internal/metrics"
 )
 
 // Request is what a cell asks for; zero values mean "no limit".
@@ -283,23 +285,11 @@ func pidsIn(dir string) []int {
 // diskOf returns "major:minor" of the whole disk that holds path: blkio
 // throttles whole devices, not partitions.
 func diskOf(path string) (string, error) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
-		return "", fmt.Errorf("find the disk of %s: %w", path, err)
+	d, err := metrics.DeviceOf(path)
+	if err != nil {
+		return "", fmt.Errorf("%v; an IOPS cap needs a --out on a real disk", err)
 	}
-	major, minor := (st.Dev>>8)&0xfff, (st.Dev&0xff)|((st.Dev>>12)&0xfff00)
-	dev := fmt.Sprintf("%d:%d", major, minor)
-	// a partition's sysfs entry has a "partition" file; its parent is the disk
-	sys := "/sys/dev/block/" + dev
-	if _, err := os.Stat(filepath.Join(sys, "partition")); err == nil {
-		if b, err := os.ReadFile(filepath.Join(sys, "..", "dev")); err == nil {
-			return strings.TrimSpace(string(b)), nil
-		}
-	}
-	if _, err := os.Stat(sys); err != nil {
-		return "", fmt.Errorf("%s is on device %s, which is not a block device (tmpfs or overlay?); an IOPS cap needs a --out on a real disk", path, dev)
-	}
-	return dev, nil
+	return d.Disk, nil
 }
 
 func sleep(try int) { time.Sleep(time.Duration(10*(try+1)) * time.Millisecond) }

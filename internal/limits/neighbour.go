@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -101,7 +102,7 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 		secs = 1
 	}
 	args := []string{"--name=shootout-neighbour", "--filename=" + file, fmt.Sprintf("--size=%d", fileBytes),
-		"--rw=randrw", "--rwmixread=50", "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1",
+		"--rw=randrw", "--rwmixread=50", "--bs=" + strconv.Itoa(NeighbourBlockBytes), "--direct=1", "--ioengine=psync", "--iodepth=1",
 		fmt.Sprintf("--numjobs=%d", jobs), "--group_reporting", "--time_based", fmt.Sprintf("--runtime=%d", secs),
 		"--output-format=json"}
 	if rate > 0 {
@@ -129,6 +130,9 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 
 // PIDs are fio's processes started here (its jobs are its children).
 func (n *Neighbour) PIDs() []int { return []int{n.cmd.Process.Pid} }
+
+// NeighbourBlockBytes is the size of every neighbour IO.
+const NeighbourBlockBytes = 4096
 
 // NeighbourResult is what fio achieved.
 type NeighbourResult struct {

@@ -12,7 +12,8 @@ import (
 // CSVHeader names the columns of CSV, one row per cell.
 var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
-	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version"}
+	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
+	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op"}
 
 // CSV writes one row per cell and operation, for spreadsheets, with the
 // same "times the baseline" ratio as the terminal table (against the
@@ -64,7 +65,13 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 				num(f.Throughput.TPS), num(f.Throughput.QPS), num(errps),
 				num(f.Server.CPUSecondsPerOp * 1000), num(f.Server.ReadBytesPerOp), num(f.Server.WriteBytesPerOp), waText(f), num(f.Server.IOOpsPerOp),
 				num(f.Server.ContextSwitchesPerOp), num(f.Client.CPUSecondsPerOp * 1000),
-				fmt.Sprint(f.Space.Bytes), fmt.Sprint(f.Space.SettledBytes), fmt.Sprint(f.Space.TableBytes), num(f.Load.Seconds), f.Target.Version}
+				fmt.Sprint(f.Space.Bytes), fmt.Sprint(f.Space.SettledBytes), fmt.Sprint(f.Space.TableBytes), num(f.Load.Seconds), f.Target.Version,
+				f.Server.BytesSource, num(f.Server.ProcessWriteBytesPerOp)}
+			if ew := f.Server.EngineWrites; ew != nil {
+				row = append(row, num(ew.LogBytesPerOp), num(ew.DataBytesPerOp), num(ew.FullPageImagesPerOp))
+			} else {
+				row = append(row, "", "", "")
+			}
 			if err := cw.Write(row); err != nil {
 				return err
 			}

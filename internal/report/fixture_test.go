@@ -66,6 +66,8 @@ func fixturePage() *Page {
 			if f.Server.Measured {
 				wa := wrote[target] / 752
 				f.Server.WriteAmplification = &wa
+				f.Server.BytesSource = "device vda (254:0)"
+				f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: wrote[target] / 3, DataBytesPerOp: wrote[target] / 2, Source: "GLOBAL STATUS"}
 			}
 			for i := 1; i <= 3; i++ {
 				f.Intervals = append(f.Intervals, result.Interval{AtS: float64(5 * i), TPS: tps * (0.9 + 0.05*float64(i))})

@@ -73,7 +73,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		}
 		fmt.Fprintf(w, "\n%s: throughput and cost per transaction (medians over repeats)\n", g.title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "target\tclients/load\ttps\tqps\tp95 ms\terr/s\tsrv CPU ms/tx\tsrv KB written/tx\twrite amp\tclient CPU ms/tx\tspace MB\tsettled MB\tload s\tversion\t")
+		fmt.Fprintln(tw, "target\tclients/load\ttps\tqps\tp95 ms\terr/s\tsrv CPU ms/tx\tdisk KB written/tx\tlog+data KB/tx\twrite amp\tclient CPU ms/tx\tspace MB\tsettled MB\tload s\tversion\t")
 		for _, t := range g.targets {
 			for _, label := range g.labels {
 				fs := pick(g.files, t, label)
@@ -82,7 +82,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				}
 				f := fs[len(fs)/2]
 				if !f.OK() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\n", t, label, shortStatus(f.Status))
+					fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", t, label, shortStatus(f.Status))
 					continue
 				}
 				tp := f.Throughput
@@ -98,11 +98,11 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				if f.Server.WriteAmplification != nil {
 					wa = fmt.Sprintf("%.1f", *f.Server.WriteAmplification)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\t\n", t, label,
+				fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\t\n", t, label,
 					median(fs, func(f *result.File) float64 { return f.Throughput.TPS }),
 					median(fs, func(f *result.File) float64 { return f.Throughput.QPS }),
 					tp.Latency.P95Ms, errps,
-					serverFig(f, f.Server.CPUSecondsPerOp*1000, "%.3f"), serverFig(f, f.Server.WriteBytesPerOp/1024, "%.1f"), wa,
+					serverFig(f, f.Server.CPUSecondsPerOp*1000, "%.3f"), serverFig(f, f.Server.WriteBytesPerOp/1024, "%.1f"), engineWritesText(f), wa,
 					f.Client.CPUSecondsPerOp*1000, mbText(f.Space.Bytes), mbText(f.Space.SettledBytes), load, f.Target.Version)
 			}
 		}
@@ -398,4 +398,14 @@ func unlimitedTargets(files []*result.File) map[string]string {
 		out[f.Cell.Target] = why
 	}
 	return out
+}
+
+// engineWritesText is what the server's own counters say it wrote per
+// operation, log + data, in KB; "-" where it keeps none shootout reads.
+func engineWritesText(f *result.File) string {
+	ew := f.Server.EngineWrites
+	if ew == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f+%.1f", ew.LogBytesPerOp/1024, ew.DataBytesPerOp/1024)
 }

@@ -67,6 +67,8 @@ func TestCSVRowsAndRatios(t *testing.T) {
 		cell("mariadb-innodb", 1, "0", 5, "ok"),
 		cell("postgres", 1, "0", 0, "failed: start postgres: x, \"quoted\""),
 	}
+	files[1].Server.BytesSource = "device vda (254:0)"
+	files[1].Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: 2500, DataBytesPerOp: 0.5}
 	var b bytes.Buffer
 	if err := CSV(&b, files, "mariadb-rocksdb"); err != nil {
 		t.Fatal(err)
@@ -89,6 +91,12 @@ func TestCSVRowsAndRatios(t *testing.T) {
 	}
 	if rows[2][col("target")] != "mariadb-innodb" || rows[2][col("times_baseline")] != "2.5000" {
 		t.Fatalf("innodb row %v", rows[2])
+	}
+	if r := rows[2]; r[col("bytes_source")] != "device vda (254:0)" || r[col("engine_log_bytes_per_op")] != "2500.0000" || r[col("engine_data_bytes_per_op")] != "0.5000" {
+		t.Fatalf("innodb row's byte columns %v", r)
+	}
+	if r := rows[1]; r[col("engine_log_bytes_per_op")] != "" {
+		t.Fatalf("rocksdb row without engine counters has %q", r[col("engine_log_bytes_per_op")])
 	}
 	if rows[3][col("times_baseline")] != "" || rows[3][col("status")] != "failed: start postgres: x, \"quoted\"" {
 		t.Fatalf("failed row %v", rows[3])

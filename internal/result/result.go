@@ -95,8 +95,20 @@ type Server struct {
 	WriteBytes      int64   `json:"write_bytes"`
 	ReadBytesPerOp  float64 `json:"read_bytes_per_op"`
 	WriteBytesPerOp float64 `json:"write_bytes_per_op"`
-	PeakRSSBytes    int64   `json:"peak_rss_bytes"`
-	MaxLoadAvg      float64 `json:"max_load_avg"`
+	// BytesSource says where ReadBytes and WriteBytes come from: "device
+	// NAME (major:minor)", the disk that holds the data directory, or
+	// "process", the server's /proc/PID/io when there is no device.
+	BytesSource string `json:"bytes_source,omitempty"`
+	// ProcessReadBytes and ProcessWriteBytes are the server process
+	// tree's /proc/PID/io counters, kept beside the device's: the kernel
+	// charges them when pages are dirtied, which with large folios can be
+	// far more than reaches the disk.
+	ProcessReadBytes       int64   `json:"process_read_bytes"`
+	ProcessWriteBytes      int64   `json:"process_write_bytes"`
+	ProcessReadBytesPerOp  float64 `json:"process_read_bytes_per_op"`
+	ProcessWriteBytesPerOp float64 `json:"process_write_bytes_per_op"`
+	PeakRSSBytes           int64   `json:"peak_rss_bytes"`
+	MaxLoadAvg             float64 `json:"max_load_avg"`
 	// ContextSwitches of the server's threads during the run.
 	ContextSwitches      int64   `json:"context_switches"`
 	ContextSwitchesPerOp float64 `json:"context_switches_per_op"`
@@ -107,6 +119,19 @@ type Server struct {
 	// workload's committed operations changed (its "logical_bytes"
 	// counter); nil when the workload does not count them or changed none.
 	WriteAmplification *float64 `json:"write_amplification,omitempty"`
+	// EngineWrites splits what the server wrote by its own counters;
+	// nil when the server keeps none shootout knows.
+	EngineWrites *EngineWrites `json:"engine_writes,omitempty"`
+}
+
+// EngineWrites is, per operation of the driven run, what the server's own
+// counters say it wrote to its log (redo, WAL) and to its data files.
+type EngineWrites struct {
+	LogBytesPerOp  float64 `json:"log_bytes_per_op"`
+	DataBytesPerOp float64 `json:"data_bytes_per_op"`
+	// FullPageImagesPerOp: PostgreSQL pages copied whole into the WAL.
+	FullPageImagesPerOp float64 `json:"full_page_images_per_op,omitempty"`
+	Source              string  `json:"source"`
 }
 
 // Space is the data directory's size after the run, and after settling.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"shootout/internal/limits"
+	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/result"
 	"shootout/internal/target"
@@ -18,6 +19,10 @@ import (
 
 var oltpTests = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
 	"oltp_insert", "oltp_update_index", "oltp_update_non_index", "oltp_delete"}
+
+func writes(workload string) bool {
+	return workload != "oltp_read_only" && workload != "oltp_point_select"
+}
 
 func logWriter(t *testing.T) io.Writer {
 	if testing.Verbose() {
@@ -96,13 +101,24 @@ func TestEveryOLTPTestOnEveryServer(t *testing.T) {
 				if f.Space.Bytes <= 0 {
 					t.Errorf("%s: space not measured", w)
 				}
+				if _, err := metrics.DeviceOf(out); err == nil && (!strings.HasPrefix(f.Server.BytesSource, "device ") || f.Server.ProcessWriteBytes < 0) {
+					t.Errorf("%s: bytes not from the data directory's device: %q", w, f.Server.BytesSource)
+				}
+				// the servers' own log counters: every committed row change is
+				// logged (a delete's tombstone is the smallest record, more
+				// than 8 bytes), reads log nearly nothing (MyRocks' background
+				// work adds a byte or so per op)
+				rowsChanged := float64(f.Counters["logical_bytes"] / 188)
+				if ew := f.Server.EngineWrites; (ew != nil) != (name != "sqlite") ||
+					ew != nil && (writes(w) && ew.LogBytesPerOp*float64(f.Throughput.Events) < 8*rowsChanged || !writes(w) && ew.LogBytesPerOp > 10) {
+					t.Errorf("%s: engine writes %+v", w, ew)
+				}
 				// every committed row change counts one 188-byte sbtest row
 				logical := f.Counters["logical_bytes"]
-				writes := w != "oltp_read_only" && w != "oltp_point_select"
-				if writes != (logical > 0) || logical%188 != 0 {
+				if writes(w) != (logical > 0) || logical%188 != 0 {
 					t.Errorf("%s: logical_bytes %d", w, logical)
 				}
-				if wa := f.Server.WriteAmplification; (wa != nil) != (writes && f.Server.Measured) || wa != nil && *wa != float64(f.Server.WriteBytes)/float64(logical) {
+				if wa := f.Server.WriteAmplification; (wa != nil) != (writes(w) && f.Server.Measured) || wa != nil && *wa != float64(f.Server.WriteBytes)/float64(logical) {
 					t.Errorf("%s: write amplification %v for %d bytes written, %d logical", w, wa, f.Server.WriteBytes, logical)
 				}
 			}

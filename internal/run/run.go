@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -152,6 +153,13 @@ func shortID(id string) string {
 const topStatements = 15
 
 // oneLine keeps a status to one line: server logs quoted in errors span many.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
+
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " | ")), " ")
 }
@@ -296,6 +304,11 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		return err
 	}
 
+	writesBefore, writesKnown, err := d.ReadEngineWrites(ctx, db)
+	if err != nil {
+		f.Server.Note = "engine write counters unreadable: " + err.Error()
+	}
+
 	cfg := driver.Config{Clients: cell.Clients, Ops: cell.Ops, Rate: cell.Rate, Trim: res.Trim, Interval: res.Interval,
 		MaxRetries: res.MaxRetries, OpNames: w.Ops(), Out: r.Log}
 	if cell.Duration != "" {
@@ -356,15 +369,32 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	if group != nil {
 		ioBefore = group.IOServiced()
 	}
+	disk := startDiskWindow(inst.DataDir())
 	sampler := metrics.Start(inst.PIDs(), time.Second)
 	runStart := time.Now()
 	dres, runErr := driver.Run(ctx, cfg, connect)
 	usage := sampler.Stop()
 	runSecs := time.Since(runStart).Seconds()
+	disk.stop() // before the neighbour stops: its IO is taken out by rate
 	stopNeighbour()
 	if dres != nil {
 		fillDriver(f, dres)
+		note := f.Server.Note
 		fillServer(f, usage, dres.Events, inst)
+		f.Server.Note = joinNotes(f.Server.Note, note)
+		disk.fill(&f.Server, dres.Events, nbEvidence)
+		if writesKnown && dres.Events > 0 {
+			// PostgreSQL's read waits for the clients' backends to exit,
+			// which is when they publish their statistics
+			after, ok, err := d.ReadEngineWrites(ctx, db)
+			if ok {
+				w, n := after.Sub(writesBefore), float64(dres.Events)
+				f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(w.LogBytes) / n, DataBytesPerOp: float64(w.DataBytes) / n,
+					FullPageImagesPerOp: float64(w.FullPageImages) / n, Source: w.Source}
+			} else if err != nil {
+				f.Server.Note = joinNotes(f.Server.Note, "engine write counters unreadable after the run: "+err.Error())
+			}
+		}
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
 		dres.WriteSummary(r.Log)
 	}
@@ -575,6 +605,75 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
 		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
 	}
+}
+
+// diskWindow counts what the device holding the data directory was sent
+// during the run: the figure iostat would show, and the one bytes written
+// and write amplification use. The page cache is synced at both ends, so
+// the load's leftovers stay out and what the server handed the kernel
+// during the run is in.
+type diskWindow struct {
+	dir      string
+	dev      metrics.Device
+	err      error
+	r0, w0   int64
+	r1, w1   int64
+	from, to time.Time
+}
+
+func startDiskWindow(dataDir string) *diskWindow {
+	d := &diskWindow{dir: dataDir}
+	if dataDir == "" {
+		d.err = errors.New("data directory unknown")
+		return d
+	}
+	if d.dev, d.err = metrics.DeviceOf(dataDir); d.err != nil {
+		return d
+	}
+	if d.err = metrics.SyncFS(dataDir); d.err != nil {
+		return d
+	}
+	d.r0, d.w0, d.err = d.dev.Bytes()
+	d.from = time.Now()
+	return d
+}
+
+func (d *diskWindow) stop() {
+	if d.err != nil {
+		return
+	}
+	if d.err = metrics.SyncFS(d.dir); d.err != nil {
+		return
+	}
+	d.r1, d.w1, d.err = d.dev.Bytes()
+	d.to = time.Now()
+}
+
+// fill puts the device's figures in place of the process tree's, which
+// move to process_*; a fio neighbour's share is taken out at the rate fio
+// reported, in its 4 kB blocks.
+func (d *diskWindow) fill(s *result.Server, events int64, neighbour map[string]string) {
+	s.ProcessReadBytes, s.ProcessWriteBytes = s.ReadBytes, s.WriteBytes
+	s.ProcessReadBytesPerOp, s.ProcessWriteBytesPerOp = s.ReadBytesPerOp, s.WriteBytesPerOp
+	if d.err != nil || events == 0 {
+		s.BytesSource = "process"
+		if d.err != nil {
+			s.Note = joinNotes(s.Note, "bytes read and written are the process tree's (/proc/PID/io): no device counters: "+d.err.Error())
+		}
+		return
+	}
+	secs := d.to.Sub(d.from).Seconds()
+	read, written := d.r1-d.r0, d.w1-d.w0
+	s.BytesSource = fmt.Sprintf("device %s (%s)", d.dev.Name, d.dev.Dev)
+	if len(neighbour) > 0 {
+		r, _ := strconv.ParseFloat(neighbour["neighbour.read_iops"], 64)
+		w, _ := strconv.ParseFloat(neighbour["neighbour.write_iops"], 64)
+		read -= int64(r * limits.NeighbourBlockBytes * secs)
+		written -= int64(w * limits.NeighbourBlockBytes * secs)
+		s.BytesSource += ", less the neighbour's IO at the rate fio reported"
+	}
+	s.ReadBytes, s.WriteBytes = max(read, 0), max(written, 0)
+	s.ReadBytesPerOp, s.WriteBytesPerOp = float64(s.ReadBytes)/float64(events), float64(s.WriteBytes)/float64(events)
 }
 
 // writeAmplification is the server's bytes written per byte of row data

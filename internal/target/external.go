@@ -133,7 +133,7 @@ func (e *External) Start(ctx context.Context, opt StartOptions) (Instance, error
 		db.Close()
 		return nil, fmt.Errorf("target %s: cannot connect: %s", e.display, e.scrub(err))
 	}
-	db.SetMaxIdleConns(64)
+	db.SetMaxIdleConns(dialect.IdleConns)
 	if len(opt.Settings) > 0 {
 		logf(opt.Log, "note: settings for %s are not applied: shootout does not reconfigure a server it did not start", e.display)
 	}

@@ -211,7 +211,7 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 	if err != nil {
 		return err
 	}
-	in.db.SetMaxIdleConns(64)
+	in.db.SetMaxIdleConns(dialect.IdleConns)
 	return in.db.PingContext(ctx)
 }
 

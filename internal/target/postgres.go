@@ -210,7 +210,7 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 	if err != nil {
 		return err
 	}
-	in.db.SetMaxIdleConns(64)
+	in.db.SetMaxIdleConns(dialect.IdleConns)
 	return in.db.PingContext(ctx)
 }
 
