@@ -78,14 +78,7 @@ func readProc(pid int) procUsage {
 	p.cpu = float64(ticks) / clockTicks
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
 	p.rss = pages * int64(os.Getpagesize())
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":\t"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
-				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-				p.ctx += n
-			}
-		}
-	}
+	p.ctx = threadCtxSwitches(pid)
 	if io, err := os.Open("/proc/" + strconv.Itoa(pid) + "/io"); err == nil {
 		sc := bufio.NewScanner(io)
 		for sc.Scan() {
@@ -101,6 +94,32 @@ func readProc(pid int) procUsage {
 		io.Close()
 	}
 	return p
+}
+
+// threadCtxSwitches sums the context switches of every thread of pid:
+// /proc/PID/status counts the main thread's only, which for a threaded
+// server such as mariadbd is nearly none of them. Threads that ended
+// between two readings take theirs with them.
+func threadCtxSwitches(pid int) int64 {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var total int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "status"))
+		if err != nil {
+			continue // the thread ended
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":\t"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				total += n
+			}
+		}
+	}
+	return total
 }
 
 // treePIDs returns the roots and all their live descendants.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -29,6 +31,40 @@ func TestReadTreeCountsChildren(t *testing.T) {
 	}
 	if self.CtxSwitches <= 0 {
 		t.Fatal("no context switches counted")
+	}
+}
+
+// TestContextSwitchesOfEveryThread: a thread other than the main one
+// sleeps 200 times, so the process's count must grow by at least 200
+// (the main thread's /proc/PID/status alone would not see them).
+func TestContextSwitchesOfEveryThread(t *testing.T) {
+	before := ReadTree([]int{os.Getpid()}).CtxSwitches
+	sleep200 := func() int {
+		for i := 0; i < 200; i++ {
+			time.Sleep(time.Millisecond)
+		}
+		return syscall.Gettid()
+	}
+	done := make(chan int)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if syscall.Gettid() != os.Getpid() {
+			done <- sleep200()
+			return
+		}
+		// on the main thread, held here: the next goroutine runs elsewhere
+		inner := make(chan int)
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			inner <- sleep200()
+		}()
+		done <- <-inner
+	}()
+	tid := <-done
+	if got := ReadTree([]int{os.Getpid()}).CtxSwitches - before; got < 200 {
+		t.Fatalf("%d context switches counted while thread %d slept 200 times", got, tid)
 	}
 }
 

@@ -93,6 +93,11 @@ func TestEveryOLTPTestOnEveryServer(t *testing.T) {
 				if name != "sqlite" && (!f.Server.Measured || f.Server.CPUSeconds <= 0) {
 					t.Errorf("%s: server CPU not measured: %+v", w, f.Server)
 				}
+				// a server thread waits for each statement of each client:
+				// at least one switch per transaction, in whichever thread
+				if name != "sqlite" && f.Server.ContextSwitchesPerOp < 1 {
+					t.Errorf("%s: %.2f context switches per transaction", w, f.Server.ContextSwitchesPerOp)
+				}
 				if name != "sqlite" && runtime.NumCPU() >= 2 && limits.Check(limits.Request{CPUs: "0"}) == nil {
 					if f.Limits.Settings["cpuset.cpus"] == "" {
 						t.Errorf("%s: server not placed on its own CPUs: %+v", w, f.Limits)
