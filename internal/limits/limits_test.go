@@ -296,3 +296,26 @@ func TestPinSelfAndBack(t *testing.T) {
 		t.Fatalf("not moved back: %s", cg)
 	}
 }
+
+// TestNeighbourStoppedAtOnceStillReports: StartNeighbour returns only once
+// fio runs its jobs, so a stop right after it (a cell of a moment, or one
+// whose run failed at once) gets fio's report rather than a fio ended by
+// the SIGINT before it could write one.
+func TestNeighbourStoppedAtOnceStillReports(t *testing.T) {
+	if err := CheckNeighbour("x2", 0); err != nil {
+		if testenv.CI() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	for i := 0; i < 3; i++ {
+		nb, err := StartNeighbour("x2", t.TempDir(), 16<<20, 0, time.Minute, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the jobs may not have done an IO yet: the report is what counts
+		if r, err := nb.Stop(); err != nil {
+			t.Fatalf("stop %d right after the start: %+v, %v", i, r, err)
+		}
+	}
+}

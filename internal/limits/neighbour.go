@@ -125,7 +125,45 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 		return nil, fmt.Errorf("start fio: %w", err)
 	}
 	go func() { n.done <- cmd.Wait() }()
+	// Until fio has forked its jobs it has no SIGINT handler (a SIGINT
+	// then ends it without a report) and it loads nothing: under an IOPS
+	// cap the server shares, that took 3 s here. The measured run must
+	// not begin before the neighbour does.
+	if err := waitForJobs(cmd.Process.Pid, jobs, n.done, neighbourStartTimeout); err != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-n.done:
+		case <-time.After(5 * time.Second):
+		}
+		return nil, fmt.Errorf("fio did not start its %d job(s): %v %s", jobs, err, strings.TrimSpace(n.errOut.String()))
+	}
 	return n, nil
+}
+
+// neighbourStartTimeout bounds the wait for fio's jobs.
+const neighbourStartTimeout = 60 * time.Second
+
+// waitForJobs waits until the fio process pid has forked its jobs (one
+// process each), or has exited, or within has passed.
+func waitForJobs(pid, jobs int, exited chan error, within time.Duration) error {
+	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
+	deadline := time.Now().Add(within)
+	for {
+		if b, err := os.ReadFile(children); err != nil {
+			return fmt.Errorf("read %s: %w", children, err)
+		} else if len(strings.Fields(string(b))) >= jobs {
+			return nil
+		}
+		select {
+		case err := <-exited:
+			exited <- err // for Stop's reader, were there one
+			return fmt.Errorf("fio exited (%v)", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("still none after %s", within)
+		}
+	}
 }
 
 // PIDs are fio's processes started here (its jobs are its children).
@@ -158,7 +196,7 @@ func (n *Neighbour) Stop() (NeighbourResult, error) {
 	var r NeighbourResult
 	var err error
 	if r.ReadIOPS, r.WriteIOPS, err = parseFio(out); err != nil {
-		return NeighbourResult{}, fmt.Errorf("%v: %s", err, strings.TrimSpace(n.errOut.String()))
+		return NeighbourResult{}, fmt.Errorf("%v (fio %v) %s", err, n.cmd.ProcessState, strings.TrimSpace(n.errOut.String()))
 	}
 	return r, nil
 }
