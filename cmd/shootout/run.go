@@ -181,6 +181,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	if ch("bps") {
 		p.BPS = f.bps
 	}
+	if ch("cpus") {
+		p.CPUs = f.cpus
+	}
 	if ch("neighbour") {
 		p.Neighbour = splitList(f.neighbour)
 	}
@@ -227,9 +230,6 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		return usage(err)
 	}
 	log := cmd.ErrOrStderr()
-	if err := limits.ValidateCPUs(f.cpus); err != nil {
-		return usage(fmt.Errorf("--cpus: %v", err))
-	}
 	opt := plan.Options{}
 	if preset {
 		// a preset runs on what is here and says what it skipped
@@ -251,13 +251,13 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
 	}
 	if f.dryRun {
-		printDryRun(cmd.OutOrStdout(), res, f.cpus)
+		printDryRun(cmd.OutOrStdout(), res)
 		return nil
 	}
 	if err := preflight(ctx, res); err != nil {
 		return usage(err)
 	}
-	if err := checkLimits(res, f.allowUnlimited, f.cpus); err != nil {
+	if err := checkLimits(res, f.allowUnlimited); err != nil {
 		return usage(err)
 	}
 	out := f.out
@@ -266,7 +266,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	}
 	ledger := limits.Open()
 	defer ledger.Close()
-	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData, AllowUnlimited: f.allowUnlimited, Ledger: ledger, CPUs: f.cpus}
+	runner := &run.Runner{OutDir: out, Log: log, Resume: f.resume, KeepData: f.keepData, AllowUnlimited: f.allowUnlimited, Ledger: ledger}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usage(fmt.Errorf("--out %s: cannot create it: %v", out, err))
 	}
@@ -315,14 +315,14 @@ func writeHTMLReport(dir, baseline string, out, log io.Writer) {
 
 // checkLimits stops a run that asks for limits this machine cannot apply
 // before anything starts, unless --allow-unlimited.
-func checkLimits(res *plan.Resolved, allow bool, cpus string) error {
+func checkLimits(res *plan.Resolved, allow bool) error {
 	for _, c := range res.Cells {
 		if allow {
 			break
 		}
 		t := res.Target(c.Target)
 		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
-		if cp, err := limits.PlanCPUs(cpus); err == nil && !cp.Default {
+		if cp, err := limits.PlanCPUs(c.Conditions.CPUs); err == nil && !cp.Default {
 			req.CPUs, req.CPUQuota = cp.Server, cp.Quota
 		}
 		if t == nil || !t.Managed() || t.Embedded() || req.Empty() {
@@ -356,10 +356,10 @@ func preflight(ctx context.Context, res *plan.Resolved) error {
 	return nil
 }
 
-func printDryRun(w io.Writer, res *plan.Resolved, cpus string) {
+func printDryRun(w io.Writer, res *plan.Resolved) {
 	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
 		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
-	if cp, err := limits.PlanCPUs(cpus); err == nil {
+	if cp, err := limits.PlanCPUs(res.CPUs); err == nil {
 		how := ""
 		if cp.Default {
 			how = " (cpusets; --cpus changes it)"

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/workload"
@@ -38,6 +39,7 @@ type Plan struct {
 	Memory     string                       `yaml:"memory"`
 	IOPS       int                          `yaml:"iops"`
 	BPS        string                       `yaml:"bps"`
+	CPUs       string                       `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
 	Neighbour  []string                     `yaml:"neighbour"`
 	Trim       *float64                     `yaml:"trim"`
 	Interval   string                       `yaml:"interval"`
@@ -57,6 +59,7 @@ type Plan struct {
 // Resolved is a plan after validation: every field has its final value.
 type Resolved struct {
 	Name       string
+	CPUs       string // the plan's cpus, also in every cell's conditions
 	Targets    []target.Target
 	Baseline   string
 	Cells      []result.Cell
@@ -131,7 +134,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "memory", "iops", "bps", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
+		"repeat", "memory", "iops", "bps", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -354,6 +357,10 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 			return nil, p.errAt("bps", "%v (bytes per second, e.g. 20M)", err)
 		}
 	}
+	if err := limits.ValidateCPUs(p.CPUs); err != nil {
+		return nil, p.errAt("cpus", "%v", err)
+	}
+	r.CPUs = p.CPUs
 	r.NeighbourFileBytes = 256 << 20
 	if p.NeighbourFile != "" {
 		n, err := ParseBytes(p.NeighbourFile)
@@ -386,7 +393,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 						for _, t := range r.Targets {
 							cell := result.Cell{
 								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-								Conditions: result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Neighbour: n},
+								Conditions: result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, CPUs: p.CPUs, Neighbour: n},
 								Repeat:     rep, Ops: p.Ops, Rate: p.Rate,
 							}
 							if r.Duration > 0 {
@@ -422,6 +429,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.BPS > 0 {
 		id += "__bps" + target.HumanBytes(c.Conditions.BPS)
+	}
+	if c.Conditions.CPUs != "" {
+		id += "__cpu" + strings.ReplaceAll(c.Conditions.CPUs, ",", "_")
 	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))

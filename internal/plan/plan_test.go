@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"shootout/internal/result"
 	"shootout/internal/target"
 	_ "shootout/internal/workload/all"
 )
@@ -27,6 +28,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
 		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops"},
 		{"huge neighbour file", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour_file: 10G\n", "line 5: neighbour_file: \"10G\" is not a size from 16M to 2G"},
+		{"bad cpus", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\ncpus: 1.5c\n", "line 5: cpus: \"1.5c\" is not one of the accepted forms"},
 		{"negative iops", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: -80\n", "line 5: iops: must not be negative"},
 	}
 	for _, c := range cases {
@@ -144,5 +146,29 @@ func TestDatasetMemoryPairsDatasetsWithVMSizes(t *testing.T) {
 	p.DatasetMemory = map[string]string{"small": "lots"}
 	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), `--memory (per dataset): "lots" is not a size`) {
 		t.Fatalf("a bad dataset_memory must be named: %v", err)
+	}
+}
+
+// A quota or cpuset is part of what a cell is: resume and compare must not
+// take a cell run under --cpus 0.5 for one run without it.
+func TestCPUsAreInTheCellsConditionsAndIDs(t *testing.T) {
+	ids := map[string]string{}
+	for _, cpus := range []string{"", "0.5", "0", "all"} {
+		p := &Plan{Targets: []string{"sqlite"}, Workloads: []string{"oltp_read_only"}, Datasets: []string{"1000"}, Duration: "1s", CPUs: cpus}
+		r, err := p.Resolve(Options{})
+		if err != nil {
+			t.Fatalf("cpus %q: %v", cpus, err)
+		}
+		c := r.Cells[0]
+		if c.Conditions.CPUs != cpus || r.CPUs != cpus {
+			t.Fatalf("cpus %q: conditions %+v, plan-wide %q", cpus, c.Conditions, r.CPUs)
+		}
+		if other, seen := ids[c.ID]; seen {
+			t.Fatalf("cpus %q and %q share the id %s", cpus, other, c.ID)
+		}
+		ids[c.ID] = cpus
+	}
+	if id := CellID(result.Cell{Target: "sqlite", Workload: "w", Dataset: "1", Clients: 1, Conditions: result.Conditions{CPUs: "1,3-5"}}); strings.ContainsAny(id, "/:?@ ,") {
+		t.Fatalf("id %q is not file-name safe", id)
 	}
 }

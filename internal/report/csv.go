@@ -13,7 +13,7 @@ import (
 var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
-	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op"}
+	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus"}
 
 // CSV writes one row per cell and operation, for spreadsheets, with the
 // same "times the baseline" ratio as the terminal table (against the
@@ -30,7 +30,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 	base := map[key]float64{}
 	groupOf := func(f *result.File) string {
 		c := f.Cell
-		return fmt.Sprintf("%s|%s|%d|%d|%v", c.Workload, c.Dataset, c.Conditions.MemoryBytes, c.Conditions.IOPS, c.Params)
+		return fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v", c.Workload, c.Dataset, c.Conditions.MemoryBytes, c.Conditions.IOPS, c.Conditions.BPS, c.Conditions.CPUs, c.Params)
 	}
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
@@ -72,6 +72,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			} else {
 				row = append(row, "", "", "")
 			}
+			row = append(row, c.Conditions.CPUs)
 			if err := cw.Write(row); err != nil {
 				return err
 			}

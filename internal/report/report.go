@@ -129,12 +129,16 @@ func groups(files []*result.File) []*group {
 	var order []string
 	for _, f := range files {
 		c := f.Cell
-		key := fmt.Sprintf("%s|%s|%d|%v", c.Workload, c.Dataset, c.Conditions.MemoryBytes, c.Params)
+		cd := c.Conditions
+		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.CPUs, c.Params)
 		g, ok := byKey[key]
 		if !ok {
 			title := fmt.Sprintf("%s, dataset %s", c.Workload, c.Dataset)
-			if c.Conditions.MemoryBytes > 0 {
-				title += fmt.Sprintf(", memory %dM", c.Conditions.MemoryBytes>>20)
+			if cd.MemoryBytes > 0 {
+				title += fmt.Sprintf(", memory %dM", cd.MemoryBytes>>20)
+			}
+			if cd.CPUs != "" {
+				title += ", cpus " + cd.CPUs
 			}
 			g = &group{key: key, title: title}
 			byKey[key] = g

@@ -38,6 +38,7 @@ type Conditions struct {
 	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 	IOPS        int    `json:"iops,omitempty"`
 	BPS         int64  `json:"bps,omitempty"`
+	CPUs        string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
 	Neighbour   string `json:"neighbour"`
 }
 

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"shootout/internal/limits"
@@ -133,15 +134,11 @@ func TestCPUQuotaBoundsServerCPU(t *testing.T) {
 	free := runOne(t, &base)
 	freeCores := free.Server.CPUSeconds / free.Throughput.Seconds
 
-	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), CPUs: "0.2"}
-	defer r.Ledger.Close()
-	res, err := base.Resolve(plan.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := r.Cell(context.Background(), res, res.Cells[0])
-	if !f.OK() {
-		t.Fatalf("cell failed: %s", f.Status)
+	quota := base
+	quota.CPUs = "0.2"
+	f := runOne(t, &quota)
+	if f.Cell.Conditions.CPUs != "0.2" || !strings.HasSuffix(strings.TrimSuffix(f.Cell.ID, "__r1"), "__cpu0.2") {
+		t.Fatalf("the quota is not in the cell's conditions and id: %+v %s", f.Cell.Conditions, f.Cell.ID)
 	}
 	if !f.Limits.Applied || f.Limits.Settings["cpu.cfs_quota_us"] != "20000" || f.Limits.Settings["cpu.cfs_period_us"] != "100000" {
 		t.Fatalf("quota not applied: %+v", f.Limits)

@@ -38,10 +38,6 @@ type Runner struct {
 	KeepData bool
 	// AllowUnlimited runs a cell whose limits cannot be applied, marked so.
 	AllowUnlimited bool
-	// CPUs is the --cpus value: "" for the default split (the server on
-	// every core but the first, shootout on the first), a cpuset list, a
-	// quota in cores such as 0.5, or "all" for none (limits.PlanCPUs).
-	CPUs string
 	// Ledger records servers and cgroups for the sweep after a SIGKILL.
 	Ledger *limits.Ledger
 	// Hooks, when set, are told about each cell's result (tests use them).
@@ -186,7 +182,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	req := limits.Request{MemoryBytes: cell.Conditions.MemoryBytes, IOPS: cell.Conditions.IOPS, BPS: cell.Conditions.BPS}
 	var cpus limits.CPUPlan
 	if t.Managed() && !t.Embedded() {
-		if cpus, err = limits.PlanCPUs(r.CPUs); err != nil {
+		if cpus, err = limits.PlanCPUs(cell.Conditions.CPUs); err != nil {
 			return err
 		}
 		if cpus.Default && cpus.Server != "" {
@@ -337,6 +333,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		if maxRun == 0 {
 			maxRun = 10 * time.Minute // an --ops cell: fio still stops by itself
 		}
+		nbStart := time.Now()
 		nb, err := limits.StartNeighbour(spec, r.WorkDir, res.NeighbourFileBytes, cell.Conditions.IOPS, maxRun+time.Minute, group)
 		if err != nil {
 			return fmt.Errorf("neighbour %s: %w", spec, err)
@@ -344,7 +341,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		for _, pid := range nb.PIDs() {
 			r.Ledger.AddServer(pid, nb.Dir)
 		}
-		logf(r.Log, "neighbour %s: fio, %d job(s) of random 4k 50/50 read/write, direct IO%s", spec, nb.Jobs, rateText(nb.Rate))
+		logf(r.Log, "neighbour %s: fio, %d job(s) of random 4k 50/50 read/write, direct IO%s; running after %.1f s", spec, nb.Jobs, rateText(nb.Rate), time.Since(nbStart).Seconds())
 		var once sync.Once
 		stopNeighbour = func() {
 			once.Do(func() {
