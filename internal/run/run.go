@@ -148,7 +148,6 @@ func shortID(id string) string {
 // topStatements is how many statements a result keeps, by total time.
 const topStatements = 15
 
-// oneLine keeps a status to one line: server logs quoted in errors span many.
 func joinNotes(a, b string) string {
 	if a == "" || b == "" {
 		return a + b
@@ -156,6 +155,7 @@ func joinNotes(a, b string) string {
 	return a + "; " + b
 }
 
+// oneLine keeps a status to one line: server logs quoted in errors span many.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " | ")), " ")
 }
@@ -618,10 +618,14 @@ type diskWindow struct {
 	from, to time.Time
 }
 
+// errNoDataDir: an external server, whose process figures are not
+// measured either (its note says so).
+var errNoDataDir = errors.New("data directory unknown")
+
 func startDiskWindow(dataDir string) *diskWindow {
 	d := &diskWindow{dir: dataDir}
 	if dataDir == "" {
-		d.err = errors.New("data directory unknown")
+		d.err = errNoDataDir
 		return d
 	}
 	if d.dev, d.err = metrics.DeviceOf(dataDir); d.err != nil {
@@ -654,7 +658,7 @@ func (d *diskWindow) fill(s *result.Server, events int64, neighbour map[string]s
 	s.ProcessReadBytesPerOp, s.ProcessWriteBytesPerOp = s.ReadBytesPerOp, s.WriteBytesPerOp
 	if d.err != nil || events == 0 {
 		s.BytesSource = "process"
-		if d.err != nil {
+		if d.err != nil && d.err != errNoDataDir {
 			s.Note = joinNotes(s.Note, "bytes read and written are the process tree's (/proc/PID/io): no device counters: "+d.err.Error())
 		}
 		return
@@ -662,7 +666,8 @@ func (d *diskWindow) fill(s *result.Server, events int64, neighbour map[string]s
 	secs := d.to.Sub(d.from).Seconds()
 	read, written := d.r1-d.r0, d.w1-d.w0
 	s.BytesSource = fmt.Sprintf("device %s (%s)", d.dev.Name, d.dev.Dev)
-	if len(neighbour) > 0 {
+	// absent when fio gave no report; the cell fails then anyway
+	if _, reported := neighbour["neighbour.write_iops"]; reported {
 		r, _ := strconv.ParseFloat(neighbour["neighbour.read_iops"], 64)
 		w, _ := strconv.ParseFloat(neighbour["neighbour.write_iops"], 64)
 		read -= int64(r * limits.NeighbourBlockBytes * secs)
