@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"shootout/internal/metrics"
 )
 
 // NeighbourFileBytes is the default size of the file the neighbours read
@@ -146,12 +148,9 @@ const neighbourStartTimeout = 60 * time.Second
 // waitForJobs waits until the fio process pid has forked its jobs (one
 // process each), or has exited, or within has passed.
 func waitForJobs(pid, jobs int, exited chan error, within time.Duration) error {
-	children := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
 	deadline := time.Now().Add(within)
 	for {
-		if b, err := os.ReadFile(children); err != nil {
-			return fmt.Errorf("read %s: %w", children, err)
-		} else if len(strings.Fields(string(b))) >= jobs {
+		if len(metrics.Descendants(pid)) >= jobs {
 			return nil
 		}
 		select {

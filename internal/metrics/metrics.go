@@ -122,6 +122,9 @@ func threadCtxSwitches(pid int) int64 {
 	return total
 }
 
+// Descendants are the live processes under pid.
+func Descendants(pid int) []int { return treePIDs([]int{pid})[1:] }
+
 // treePIDs returns the roots and all their live descendants.
 func treePIDs(roots []int) []int {
 	if len(roots) == 0 {
