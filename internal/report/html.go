@@ -490,7 +490,7 @@ func meanTable(g *group, targets []string, ss []series) *table {
 
 func costTable(g *group, targets []string) *table {
 	t := &table{Head: []string{"target", "clients/load", "tps", "qps", "p95 ms", "errors/s", "server CPU ms/tx", "disk KB written/tx",
-		"log KB/tx", "data KB/tx", "write ampl.", "server KB read/tx", "ctx switches/tx", "client CPU ms/tx", "peak RSS MB"}}
+		"log KB/tx", "data KB/tx", "write ampl.", "disk KB read/tx", "ctx switches/tx", "client CPU ms/tx", "peak RSS MB"}}
 	for _, tg := range targets {
 		for _, l := range g.labels {
 			f := cellFor(g.files, tg, l)
