@@ -114,6 +114,13 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 	if err != nil {
 		return nil, errors.New("fio not found; fix: apt-get install -y fio")
 	}
+	// fio links some forty libraries; started cold inside the capped
+	// group, the loader's page faults read them at the cap's pace (10 s
+	// at 100 IOPS here). One uncapped start first puts them in the page
+	// cache.
+	if out, err := exec.Command(fio, "--version").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("fio --version: %v: %s", err, strings.TrimSpace(string(out)))
+	}
 	cmd := exec.Command(fio, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	n := &Neighbour{cmd: cmd, done: make(chan error, 1), Jobs: jobs, Rate: rate, Dir: dir}
@@ -128,9 +135,8 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 	}
 	go func() { n.done <- cmd.Wait() }()
 	// Until fio has forked its jobs it has no SIGINT handler (a SIGINT
-	// then ends it without a report) and it loads nothing: under an IOPS
-	// cap the server shares, that took 3 s here. The measured run must
-	// not begin before the neighbour does.
+	// then ends it without a report) and it loads nothing. The measured
+	// run must not begin before the neighbour does.
 	if err := waitForJobs(cmd.Process.Pid, jobs, n.done, neighbourStartTimeout); err != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		select {
