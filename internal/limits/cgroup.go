@@ -35,6 +35,25 @@ func (r Request) Empty() bool {
 
 func (r Request) io() bool { return r.IOPS > 0 || r.BPS > 0 }
 
+// controllers are the ones r needs, in the order groups are made; the IO
+// controller is named blkio in v1 and io in v2.
+func (r Request) controllers(ioName string) []string {
+	var cs []string
+	if r.MemoryBytes > 0 {
+		cs = append(cs, "memory")
+	}
+	if r.io() {
+		cs = append(cs, ioName)
+	}
+	if r.CPUs != "" {
+		cs = append(cs, "cpuset")
+	}
+	if r.CPUQuota > 0 {
+		cs = append(cs, "cpu")
+	}
+	return cs
+}
+
 // Root is where cgroupfs is mounted.
 const Root = "/sys/fs/cgroup"
 
@@ -176,6 +195,16 @@ func (g *Group) mkdir(dir string) error {
 }
 
 // set writes a limit to a controller's file and records it as applied.
+// readInto puts a file of the group's controller directory into ev under
+// the file's name, when the group has that controller and the file a value.
+func (g *Group) readInto(ev map[string]string, controller, file string) {
+	if d, ok := g.at[controller]; ok {
+		if v := readValue(filepath.Join(d, file)); v != "" {
+			ev[file] = v
+		}
+	}
+}
+
 func (g *Group) set(controller, file, value string) error {
 	if err := writeFile(filepath.Join(g.at[controller], file), value); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package limits
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -309,7 +310,7 @@ func TestNeighbourStoppedAtOnceStillReports(t *testing.T) {
 		t.Skip(err)
 	}
 	for i := 0; i < 3; i++ {
-		nb, err := StartNeighbour("x2", t.TempDir(), 16<<20, 0, time.Minute, nil)
+		nb, err := StartNeighbour(context.Background(), "x2", t.TempDir(), 16<<20, 0, time.Minute, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package limits
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,8 +78,8 @@ func CheckNeighbour(spec NeighbourSpec, diskIOPS int) error {
 // StartNeighbour lays out its file under workDir and starts fio for at most
 // maxRun (fio stops by itself then, even if shootout is gone). In g's blkio
 // group, when there is one, fio shares the server's IOPS cap, as VMs share
-// a disk.
-func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOPS int, maxRun time.Duration, g *Group) (_ *Neighbour, err error) {
+// a disk. It returns once fio's jobs run; if ctx ends first, fio is killed.
+func StartNeighbour(ctx context.Context, spec NeighbourSpec, workDir string, fileBytes int64, diskIOPS int, maxRun time.Duration, g *Group) (_ *Neighbour, err error) {
 	jobs, rate, err := spec.jobs(diskIOPS)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 	// Until fio has forked its jobs it has no SIGINT handler (a SIGINT
 	// then ends it without a report) and it loads nothing. The measured
 	// run must not begin before the neighbour does.
-	if err := waitForJobs(cmd.Process.Pid, jobs, n.done, neighbourStartTimeout); err != nil {
+	if err := waitForJobs(ctx, cmd.Process.Pid, jobs, n.done, neighbourStartTimeout); err != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		select {
 		case <-n.done:
@@ -152,8 +153,8 @@ func StartNeighbour(spec NeighbourSpec, workDir string, fileBytes int64, diskIOP
 const neighbourStartTimeout = 60 * time.Second
 
 // waitForJobs waits until the fio process pid has forked its jobs (one
-// process each), or has exited, or within has passed.
-func waitForJobs(pid, jobs int, exited chan error, within time.Duration) error {
+// process each), or has exited, or within has passed, or ctx is done.
+func waitForJobs(ctx context.Context, pid, jobs int, exited chan error, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for {
 		if len(metrics.Descendants(pid)) >= jobs {
@@ -163,6 +164,8 @@ func waitForJobs(pid, jobs int, exited chan error, within time.Duration) error {
 		case err := <-exited:
 			exited <- err // for Stop's reader, were there one
 			return fmt.Errorf("fio exited (%v)", err)
+		case <-ctx.Done():
+			return ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

@@ -15,22 +15,7 @@ type v1 struct{ root string }
 
 func (v1) version() int { return 1 }
 
-func (v1) controllers(r Request) []string {
-	var cs []string
-	if r.MemoryBytes > 0 {
-		cs = append(cs, "memory")
-	}
-	if r.io() {
-		cs = append(cs, "blkio")
-	}
-	if r.CPUs != "" {
-		cs = append(cs, "cpuset")
-	}
-	if r.CPUQuota > 0 {
-		cs = append(cs, "cpu")
-	}
-	return cs
-}
+func (v1) controllers(r Request) []string { return r.controllers("blkio") }
 
 func (h v1) check(r Request) error {
 	for _, c := range h.controllers(r) {
@@ -101,13 +86,7 @@ func (h v1) create(g *Group, r Request, dev string) error {
 
 func (h v1) evidence(g *Group) map[string]string {
 	ev := map[string]string{}
-	read := func(c, f string) {
-		if d, ok := g.at[c]; ok {
-			if v := readValue(filepath.Join(d, f)); v != "" {
-				ev[f] = v
-			}
-		}
-	}
+	read := func(c, f string) { g.readInto(ev, c, f) }
 	read("memory", "memory.limit_in_bytes")
 	read("memory", "memory.max_usage_in_bytes")
 	read("memory", "memory.failcnt")

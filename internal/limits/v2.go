@@ -28,22 +28,7 @@ type v2 struct {
 
 func (v2) version() int { return 2 }
 
-func (v2) controllers(r Request) []string {
-	var cs []string
-	if r.MemoryBytes > 0 {
-		cs = append(cs, "memory")
-	}
-	if r.io() {
-		cs = append(cs, "io")
-	}
-	if r.CPUs != "" {
-		cs = append(cs, "cpuset")
-	}
-	if r.CPUQuota > 0 {
-		cs = append(cs, "cpu")
-	}
-	return cs
-}
+func (v2) controllers(r Request) []string { return r.controllers("io") }
 
 func (h v2) check(r Request) error {
 	offered := readValue(filepath.Join(h.root, "cgroup.controllers"))
@@ -152,13 +137,7 @@ func (h v2) create(g *Group, r Request, dev string) error {
 
 func (h v2) evidence(g *Group) map[string]string {
 	ev := map[string]string{}
-	read := func(c, f string) {
-		if d, ok := g.at[c]; ok {
-			if v := readValue(filepath.Join(d, f)); v != "" {
-				ev[f] = v
-			}
-		}
-	}
+	read := func(c, f string) { g.readInto(ev, c, f) }
 	read("memory", "memory.max")
 	read("memory", "memory.peak") // kernels from 5.19 on
 	if d, ok := g.at["memory"]; ok {

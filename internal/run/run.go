@@ -334,7 +334,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 			maxRun = 10 * time.Minute // an --ops cell: fio still stops by itself
 		}
 		nbStart := time.Now()
-		nb, err := limits.StartNeighbour(spec, r.WorkDir, res.NeighbourFileBytes, cell.Conditions.IOPS, maxRun+time.Minute, group)
+		nb, err := limits.StartNeighbour(ctx, spec, r.WorkDir, res.NeighbourFileBytes, cell.Conditions.IOPS, maxRun+time.Minute, group)
 		if err != nil {
 			return fmt.Errorf("neighbour %s: %w", spec, err)
 		}
