@@ -11,14 +11,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"shootout/internal/driver"
 	"shootout/internal/limits"
@@ -45,67 +40,6 @@ type Runner struct {
 	// beforeCheck runs between the workload and its invariant check: tests
 	// break the data there to prove a broken invariant fails the cell.
 	beforeCheck func(context.Context, *sql.DB) error
-}
-
-// Summary is what a matrix run did.
-type Summary struct {
-	Ran, Skipped int
-	Failed       []*result.File
-	Interrupted  bool
-}
-
-// Matrix runs every cell; a failed cell is recorded and the matrix goes on.
-// Ctrl-C stops after recording the interrupted cell.
-func (r *Runner) Matrix(ctx context.Context, res *plan.Resolved) (Summary, error) {
-	var sum Summary
-	if err := r.prepareDirs(); err != nil {
-		return sum, err
-	}
-	for i, cell := range res.Cells {
-		if r.Resume && result.Done(r.OutDir, cell.ID) {
-			logf(r.Log, "[%d/%d] %s: already done, skipped (--resume)", i+1, len(res.Cells), cell.ID)
-			sum.Skipped++
-			continue
-		}
-		logf(r.Log, "\n[%d/%d] %s: %s on %s, dataset %s, %d clients", i+1, len(res.Cells), cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
-		f := r.Cell(ctx, res, cell)
-		if err := result.Write(r.OutDir, f); err != nil {
-			return sum, fmt.Errorf("write result of %s: %w", cell.ID, err)
-		}
-		sum.Ran++
-		if !f.OK() {
-			sum.Failed = append(sum.Failed, f)
-			logf(r.Log, "cell %s FAILED: %s", cell.ID, f.Status)
-		}
-		if r.OnCell != nil {
-			r.OnCell(f)
-		}
-		if ctx.Err() != nil {
-			sum.Interrupted = true
-			return sum, ctx.Err()
-		}
-	}
-	return sum, nil
-}
-
-func (r *Runner) prepareDirs() error {
-	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
-		return fmt.Errorf("--out %s: cannot create it: %w", r.OutDir, err)
-	}
-	probe, err := os.CreateTemp(r.OutDir, ".probe-*")
-	if err != nil {
-		return fmt.Errorf("--out %s: not writable: %w", r.OutDir, err)
-	}
-	probe.Close()
-	os.Remove(probe.Name())
-	if r.WorkDir == "" {
-		r.WorkDir = r.OutDir + "/work"
-	}
-	if err := os.MkdirAll(r.WorkDir, 0o755); err != nil {
-		return fmt.Errorf("work directory %s: %w", r.WorkDir, err)
-	}
-	// servers that run as another user (postgres) must reach their dirs
-	return os.Chmod(r.WorkDir, 0o755)
 }
 
 // Cell runs one cell and returns its result; it never returns nil, and a
@@ -469,102 +403,6 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	return nil
 }
 
-func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance, w workload.Workload, ds workload.Dataset, f *result.File) error {
-	d, db := inst.Dialect(), inst.DB()
-	if !t.Managed() {
-		loaded, err := w.Loaded(ctx, db, d, ds)
-		if err != nil {
-			return err
-		}
-		if loaded {
-			f.Load.Reused = true
-			logf(r.Log, "dataset %s already loaded on %s: reused", ds.Name, t.Name())
-			return nil
-		}
-	}
-	start := time.Now()
-	schema := w.Schema(d, ds)
-	if err := execAll(ctx, db, schema); err != nil {
-		return fmt.Errorf("create schema: %w", err)
-	}
-	total := ds.Rows
-	if ds.LoadRows > 0 {
-		total = ds.LoadRows
-	}
-	progress, finish := r.progress(total, "loading "+ds.Name+" rows")
-	stats, err := w.Load(ctx, db, d, ds, progress)
-	finish()
-	if err != nil {
-		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
-	}
-	idx := time.Now()
-	if err := execAll(ctx, db, w.PostLoad(d, ds)); err != nil {
-		return fmt.Errorf("build indexes after load: %w", err)
-	}
-	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables,
-		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema)}
-	if f.Load.Seconds > 0 {
-		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
-	}
-	var perTable, names []string
-	for t := range stats.Tables {
-		names = append(names, t)
-	}
-	sort.Strings(names)
-	for _, t := range names {
-		if secs := stats.TableSeconds[t]; secs > 0 {
-			if f.Load.TableRowsPerS == nil {
-				f.Load.TableRowsPerS = map[string]float64{}
-			}
-			f.Load.TableRowsPerS[t] = float64(stats.Tables[t]) / secs
-			if stats.Tables[t] >= 10000 { // the tables that take the time
-				perTable = append(perTable, fmt.Sprintf("%s %d rows at %.0f/s", t, stats.Tables[t], f.Load.TableRowsPerS[t]))
-			}
-		}
-	}
-	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s; indexes %.1f s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS, f.Load.IndexS)
-	if len(perTable) > 0 {
-		logf(r.Log, "  %s", strings.Join(perTable, ", "))
-	}
-	return nil
-}
-
-// progress shows a bar on a terminal, and a line every 5 s elsewhere (CI
-// logs, files), so long loads are visible without filling a log with bars.
-func (r *Runner) progress(total int64, what string) (workload.Progress, func()) {
-	if r.Log == nil {
-		return nil, func() {}
-	}
-	if f, ok := r.Log.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(r.Log), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-		return func(n int64) { bar.Add64(n) }, func() { bar.Finish() }
-	}
-	var mu sync.Mutex
-	var done int64
-	start := time.Now()
-	last := start
-	return func(n int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		done += n
-		if now := time.Now(); now.Sub(last) >= 5*time.Second {
-			last = now
-			logf(r.Log, "%s: %d/%d (%.0f%%, %.0f rows/s)", what, done, total, 100*float64(done)/float64(total), float64(done)/now.Sub(start).Seconds())
-		}
-	}, func() {}
-}
-
-func execAll(ctx context.Context, db *sql.DB, stmts []string) error {
-	for _, q := range stmts {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", firstLine(q), err)
-		}
-	}
-	return nil
-}
-
 func fillDriver(f *result.File, d *driver.Result) {
 	f.Ops = map[string]result.Op{}
 	for name, s := range d.Ops {
@@ -602,92 +440,6 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
 		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
 	}
-}
-
-// diskWindow counts what the device holding the data directory was sent
-// during the run: the figure iostat would show, and the one bytes written
-// and write amplification use. The page cache is synced at both ends, so
-// the load's leftovers stay out and what the server handed the kernel
-// during the run is in.
-type diskWindow struct {
-	dir      string
-	dev      metrics.Device
-	err      error
-	r0, w0   int64
-	r1, w1   int64
-	from, to time.Time
-}
-
-// errNoDataDir: an external server, whose process figures are not
-// measured either (its note says so).
-var errNoDataDir = errors.New("data directory unknown")
-
-func startDiskWindow(dataDir string) *diskWindow {
-	d := &diskWindow{dir: dataDir}
-	if dataDir == "" {
-		d.err = errNoDataDir
-		return d
-	}
-	if d.dev, d.err = metrics.DeviceOf(dataDir); d.err != nil {
-		return d
-	}
-	if d.err = metrics.SyncFS(dataDir); d.err != nil {
-		return d
-	}
-	d.r0, d.w0, d.err = d.dev.Bytes()
-	d.from = time.Now()
-	return d
-}
-
-func (d *diskWindow) stop() {
-	if d.err != nil {
-		return
-	}
-	if d.err = metrics.SyncFS(d.dir); d.err != nil {
-		return
-	}
-	d.r1, d.w1, d.err = d.dev.Bytes()
-	d.to = time.Now()
-}
-
-// fill puts the device's figures in place of the process tree's, which
-// move to process_*; a fio neighbour's share is taken out at the rate fio
-// reported, in its 4 kB blocks.
-func (d *diskWindow) fill(s *result.Server, events int64, neighbour map[string]string) {
-	s.ProcessReadBytes, s.ProcessWriteBytes = s.ReadBytes, s.WriteBytes
-	s.ProcessReadBytesPerOp, s.ProcessWriteBytesPerOp = s.ReadBytesPerOp, s.WriteBytesPerOp
-	if d.err != nil || events == 0 {
-		s.BytesSource = "process"
-		if d.err != nil && d.err != errNoDataDir {
-			s.Note = joinNotes(s.Note, "bytes read and written are the process tree's (/proc/PID/io): no device counters: "+d.err.Error())
-		}
-		return
-	}
-	secs := d.to.Sub(d.from).Seconds()
-	read, written := d.r1-d.r0, d.w1-d.w0
-	s.BytesSource = fmt.Sprintf("device %s (%s)", d.dev.Name, d.dev.Dev)
-	// absent when fio gave no report; the cell fails then anyway
-	if _, reported := neighbour["neighbour.write_iops"]; reported {
-		r, _ := strconv.ParseFloat(neighbour["neighbour.read_iops"], 64)
-		w, _ := strconv.ParseFloat(neighbour["neighbour.write_iops"], 64)
-		read -= int64(r * limits.NeighbourBlockBytes * secs)
-		written -= int64(w * limits.NeighbourBlockBytes * secs)
-		s.BytesSource += ", less the neighbour's IO at the rate fio reported"
-	}
-	s.ReadBytes, s.WriteBytes = max(read, 0), max(written, 0)
-	s.ReadBytesPerOp, s.WriteBytesPerOp = float64(s.ReadBytes)/float64(events), float64(s.WriteBytes)/float64(events)
-}
-
-// writeAmplification is the server's bytes written per byte of row data
-// the workload changed; both span the whole driven run, trimmed operations
-// included, so they divide cleanly.
-func writeAmplification(s result.Server, counters map[string]int64) *float64 {
-	logical := counters[workload.LogicalBytes]
-	if !s.Measured || logical <= 0 {
-		return nil
-	}
-	wa := float64(s.WriteBytes) / float64(logical)
-	return &wa
 }
 
 func describeStop(c driver.Config) string {
