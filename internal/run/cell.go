@@ -1,0 +1,264 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"shootout/internal/limits"
+	"shootout/internal/metrics"
+	"shootout/internal/plan"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/workload"
+)
+
+// cellRun is one cell going through the pipeline of docs/design.md:
+// limits, start, load, settle, measured window, checks, space. Each step
+// hands the next what it made here; undo holds what must be undone when
+// the cell ends, whatever step it reached.
+type cellRun struct {
+	*Runner
+	res  *plan.Resolved
+	cell result.Cell
+	f    *result.File
+	t    target.Target
+	w    workload.Workload
+	ds   workload.Dataset
+	lim  Limits
+	// group holds the server (and a neighbour, which shares its disk
+	// cap); nbGroup holds a neighbour alone, beside an embedded database.
+	group, nbGroup *limits.Group
+	inst           target.Instance
+	undo           []func()
+}
+
+func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) error {
+	c := &cellRun{Runner: r, res: res, cell: cell, f: f}
+	defer c.cleanup()
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	if err := c.applyLimits(); err != nil {
+		return err
+	}
+	if err := c.start(ctx); err != nil {
+		return err
+	}
+	if err := r.load(ctx, c.t, c.inst, c.w, c.ds, f); err != nil {
+		return err
+	}
+	if err := c.settleLoad(ctx); err != nil {
+		return err
+	}
+	m, err := c.measure(ctx)
+	if err != nil {
+		return err
+	}
+	c.liftIO()
+	return c.check(ctx, m)
+}
+
+// later registers what the end of the cell must undo, in reverse order.
+func (c *cellRun) later(f func()) { c.undo = append(c.undo, f) }
+
+func (c *cellRun) cleanup() {
+	for i := len(c.undo) - 1; i >= 0; i-- {
+		c.undo[i]()
+	}
+}
+
+// resolve finds the target, the workload and its dataset.
+func (c *cellRun) resolve() error {
+	// the cell holds the masked name; the resolved target keeps the DSN
+	if c.t = c.res.Target(c.cell.Target); c.t == nil {
+		return fmt.Errorf("target %s is not in the plan", c.cell.Target)
+	}
+	var err error
+	if c.w, err = workload.New(c.cell.Workload, c.cell.Params); err != nil {
+		return err
+	}
+	c.ds, err = c.w.Dataset(c.cell.Dataset, c.res.Seed)
+	return err
+}
+
+// applyLimits makes the cell's cgroups (CellLimits says which) and pins
+// shootout to its CPUs.
+func (c *cellRun) applyLimits() error {
+	lim, err := CellLimits(c.t, c.cell)
+	if err != nil {
+		return err
+	}
+	c.lim = lim
+	c.f.Limits.Notes = append(c.f.Limits.Notes, lim.Notes...)
+	if lim.Unavailable != nil {
+		if !c.AllowUnlimited {
+			return lim.Unavailable
+		}
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "limits not applied: "+lim.Unavailable.Error())
+		c.lim = Limits{}
+		return nil
+	}
+	if !lim.Server.Empty() {
+		if c.group, err = c.makeGroup(shortID(c.cell.ID), lim.Server); err != nil {
+			return err
+		}
+	}
+	if !lim.Neighbour.Empty() {
+		if c.nbGroup, err = c.makeGroup(shortID(c.cell.ID)+"-nb", lim.Neighbour); err != nil {
+			return err
+		}
+	}
+	if lim.CPUs.Client != "" && c.group != nil {
+		pin, err := limits.PinSelf(shortID(c.cell.ID)+"-client", lim.CPUs.Client)
+		if err != nil {
+			return err
+		}
+		c.Ledger.AddCgroups(pin.Dirs())
+		c.later(func() {
+			if err := pin.Unpin(); err != nil {
+				logf(c.Log, "%v", err)
+				return // never remove a cgroup shootout may still be in
+			}
+			c.Ledger.ForgetCgroups(pin.Dirs())
+		})
+	}
+	return nil
+}
+
+func (c *cellRun) makeGroup(name string, req limits.Request) (*limits.Group, error) {
+	g, err := limits.Create(name, req, c.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	c.Ledger.AddCgroups(g.Dirs())
+	c.later(func() {
+		if err := g.Remove(); err != nil {
+			logf(c.Log, "%v", err)
+		}
+		c.Ledger.ForgetCgroups(g.Dirs())
+	})
+	return g, nil
+}
+
+// start starts the server inside its group and records what runs.
+func (c *cellRun) start(ctx context.Context) error {
+	budget := c.cell.Conditions.MemoryBytes
+	if budget == 0 {
+		budget = metrics.MemAvailable()
+		c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
+	}
+	dl := c.t.Dialect()
+	c.f.Target = result.Target{Name: c.t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
+	opts := target.StartOptions{WorkDir: c.WorkDir, MemoryBudget: budget, Settings: c.res.Settings[c.cell.Target], Log: c.Log, KeepData: c.KeepData}
+	if c.group != nil {
+		opts.Wrap = c.group.Wrap
+	}
+	inst, err := c.t.Start(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("start %s: %w", c.t.Name(), err)
+	}
+	c.inst = inst
+	if c.t.Managed() && !c.t.Embedded() {
+		for _, pid := range inst.PIDs() {
+			c.Ledger.AddServer(pid, filepath.Dir(inst.DataDir()))
+		}
+		c.later(func() {
+			for _, pid := range inst.PIDs() {
+				c.Ledger.ForgetServer(pid, filepath.Dir(inst.DataDir()))
+			}
+		})
+	}
+	c.later(func() {
+		// stopping must happen even when ctx is cancelled (Ctrl-C)
+		stopCtx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		if err := inst.Stop(stopCtx); err != nil {
+			logf(c.Log, "stop %s: %v", c.t.Name(), err)
+		}
+	})
+	c.f.Target.Applied = inst.Applied()
+	if c.f.Target.Version, err = inst.Version(ctx); err != nil {
+		return fmt.Errorf("read server version: %w", err)
+	}
+	if c.f.Target.Settings, err = inst.Settings(ctx); err != nil {
+		return fmt.Errorf("read server settings: %w", err)
+	}
+	return nil
+}
+
+// settleLoad makes the loaded database look like one in use: the load's
+// dirty pages written, the LSM compacted, PostgreSQL's tables vacuumed;
+// otherwise the first cells pay for the load in their bytes written and
+// their times. Then the disk caps take hold.
+func (c *cellRun) settleLoad(ctx context.Context) error {
+	settled := time.Now()
+	if err := c.inst.Settle(ctx); err != nil {
+		return fmt.Errorf("settle after the load: %w", err)
+	}
+	c.f.Load.SettleS = time.Since(settled).Seconds()
+	if c.group != nil && (c.lim.Server.IOPS > 0 || c.lim.Server.BPS > 0) {
+		if err := c.group.ApplyIO(); err != nil {
+			return err
+		}
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk caps applied after the load: the dataset loads at full speed, the workload runs capped")
+	}
+	return nil
+}
+
+// liftIO removes the disk caps once the window is measured: a cap left on
+// only slows the checks, the settling and the shutdown.
+func (c *cellRun) liftIO() {
+	if c.group == nil || (c.lim.Server.IOPS == 0 && c.lim.Server.BPS == 0) {
+		return
+	}
+	if err := c.group.LiftIO(); err != nil {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk caps kept after the run: "+err.Error())
+	} else {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk caps lifted after the run: the checks and the settling run at full speed")
+	}
+}
+
+// check runs the workload's invariants, keeps the top statements, and
+// measures the space before and after settling.
+func (c *cellRun) check(ctx context.Context, m *measured) error {
+	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	db, d := c.inst.DB(), c.inst.Dialect()
+	if c.beforeCheck != nil {
+		if err := c.beforeCheck(checkCtx, db); err != nil {
+			return err
+		}
+	}
+	dres := m.driver
+	inv := c.w.Check(checkCtx, db, d, c.ds, m.before, dres.Counters)
+	f := c.f
+	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures}
+	f.Counters = dres.Counters
+	for i, st := range dres.Statements {
+		if i == topStatements {
+			break
+		}
+		f.Statements = append(f.Statements, result.Statement{Name: st.Name, Query: st.Query, Calls: st.Calls,
+			TotalMs: float64(st.TotalNs) / 1e6, MeanMs: float64(st.TotalNs) / 1e6 / float64(max(st.Calls, 1)), MaxMs: float64(st.MaxNs) / 1e6})
+	}
+
+	dir := c.inst.DataDir()
+	f.Space.Bytes = metrics.DirBytes(dir)
+	if err := c.inst.Settle(checkCtx); err != nil {
+		f.Space.Note = "settle failed: " + err.Error()
+	} else {
+		f.Space.SettledBytes = metrics.DirBytes(dir)
+	}
+	if dir == "" {
+		f.Space.Note = "external server: data directory unknown"
+	}
+	if err := db.QueryRowContext(checkCtx, d.TableBytesQuery()).Scan(&f.Space.TableBytes); err != nil {
+		f.Space.Note = strings.TrimPrefix(f.Space.Note+"; table size unknown: "+err.Error(), "; ")
+	}
+	logf(c.Log, "space: %.1f MB, settled %.1f MB, tables and indexes %.1f MB; invariants: %s",
+		mb(f.Space.Bytes), mb(f.Space.SettledBytes), mb(f.Space.TableBytes), okText(inv))
+	return nil
+}

@@ -1,0 +1,79 @@
+package run
+
+import (
+	"fmt"
+
+	"shootout/internal/limits"
+	"shootout/internal/result"
+	"shootout/internal/target"
+)
+
+// Limits is what a cell's conditions become on its target: the cgroups its
+// server gets, where server and client run, the group a neighbour runs in
+// alone, and what is not applied and why. The run applies it and --dry-run
+// prints it, so the two cannot disagree.
+type Limits struct {
+	// Server is what the server's cgroups get; Empty when none is made.
+	// Its disk caps are deferred: the dataset loads at full speed and
+	// the caps hold for the measured window only.
+	Server limits.Request
+	// CPUs is where the server and shootout run; the zero plan when
+	// everything shares every core (embedded and external targets too).
+	CPUs limits.CPUPlan
+	// Neighbour is the disk cap of a cgroup a fio neighbour runs in
+	// alone: for an embedded database, which runs inside shootout and
+	// so cannot share a group with fio. Empty otherwise (fio shares the
+	// server's group, hence its cap).
+	Neighbour limits.Request
+	// Unavailable is why this machine cannot make the groups above; the
+	// cell fails then, or with --allow-unlimited runs without them.
+	Unavailable error
+	// Notes say what is not applied and where server and client run.
+	Notes []string
+}
+
+// CellLimits maps a cell's conditions to the limits on target t. It only
+// reads (the cgroup filesystem, the CPU count): nothing is created.
+func CellLimits(t target.Target, c result.Cell) (Limits, error) {
+	var l Limits
+	req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
+	if t.Managed() && !t.Embedded() {
+		cpus, err := limits.PlanCPUs(c.Conditions.CPUs)
+		if err != nil {
+			return l, fmt.Errorf("--cpus: %w", err)
+		}
+		if cpus.Default && cpus.Server != "" {
+			// a placement nobody asked for never stops a cell
+			if err := limits.Check(limits.Request{CPUs: cpus.Server}); err != nil {
+				l.Notes = append(l.Notes, "server and client share every CPU: "+err.Error())
+				cpus = limits.CPUPlan{}
+			}
+		}
+		l.CPUs = cpus
+		req.CPUs, req.CPUQuota = cpus.Server, cpus.Quota
+	}
+	neighbour := limits.NeighbourSpec(c.Conditions.Neighbour)
+	hasNeighbour := neighbour != "" && neighbour != "0"
+	switch {
+	case t.Embedded():
+		if !req.Empty() {
+			l.Notes = append(l.Notes, "limits not applied: the embedded database runs inside shootout's own process")
+		}
+		if hasNeighbour && (req.IOPS > 0 || req.BPS > 0) {
+			l.Neighbour = limits.Request{IOPS: req.IOPS, BPS: req.BPS}
+			if l.Unavailable = limits.Check(l.Neighbour); l.Unavailable == nil {
+				l.Notes = append(l.Notes, "the neighbour (fio) runs alone in a cgroup under the disk cap; the embedded database is not capped")
+			}
+		}
+	case req.Empty():
+	case !t.Managed():
+		l.Notes = append(l.Notes, "limits not applied: an external server runs outside shootout's control")
+	default:
+		req.DeferIO = req.IOPS > 0 || req.BPS > 0
+		l.Server = req
+		if l.Unavailable = limits.Check(req); l.Unavailable == nil && (req.CPUs != "" || req.CPUQuota > 0) {
+			l.Notes = append(l.Notes, l.CPUs.String())
+		}
+	}
+	return l, nil
+}

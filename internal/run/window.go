@@ -1,0 +1,194 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/driver"
+	"shootout/internal/limits"
+	"shootout/internal/metrics"
+	"shootout/internal/result"
+	"shootout/internal/workload"
+)
+
+// measured is what the measured window hands the checks.
+type measured struct {
+	driver *driver.Result
+	before workload.State
+}
+
+// driverConfig is the cell's run as the driver takes it.
+func (c *cellRun) driverConfig() driver.Config {
+	cfg := driver.Config{Clients: c.cell.Clients, Ops: c.cell.Ops, Rate: c.cell.Rate, Trim: c.res.Trim, Interval: c.res.Interval,
+		MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log}
+	if c.cell.Duration != "" {
+		cfg.Duration, _ = time.ParseDuration(c.cell.Duration)
+	}
+	return cfg
+}
+
+func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {
+	conn, err := c.inst.DB().Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wk, err := c.w.NewWorker(ctx, conn, c.inst.Dialect(), c.ds, client)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return wk, nil
+}
+
+// measure is the measured window: the neighbour starts, the counters are
+// read, the clients run, the counters are read again, the neighbour stops.
+// The figures are filled in even when the run or the neighbour failed, and
+// the error then fails the cell.
+func (c *cellRun) measure(ctx context.Context) (*measured, error) {
+	db, d := c.inst.DB(), c.inst.Dialect()
+	before, err := c.w.Before(ctx, db, d, c.ds)
+	if err != nil {
+		return nil, err
+	}
+	f := c.f
+	writesBefore, writesKnown, err := d.ReadEngineWrites(ctx, db)
+	if err != nil {
+		f.Server.Note = "engine write counters unreadable: " + err.Error()
+	}
+	cfg := c.driverConfig()
+	logf(c.Log, "running %s: %d clients, %s", c.cell.Workload, c.cell.Clients, describeStop(cfg))
+	nb, err := c.startNeighbour(ctx, cfg.Duration)
+	if err != nil {
+		return nil, err
+	}
+	defer nb.stop()
+	var ioBefore int64
+	if c.group != nil {
+		ioBefore = c.group.IOServiced()
+	}
+	disk := startDiskWindow(c.inst.DataDir())
+	sampler := metrics.Start(c.inst.PIDs(), time.Second)
+	runStart := time.Now()
+	dres, runErr := driver.Run(ctx, cfg, c.connect)
+	usage := sampler.Stop()
+	runSecs := time.Since(runStart).Seconds()
+	disk.stop() // before the neighbour stops: its IO is taken out by rate
+	nb.stop()
+	if dres != nil {
+		fillDriver(f, dres)
+		note := f.Server.Note
+		fillServer(f, usage, dres.Events, c.inst)
+		f.Server.Note = joinNotes(f.Server.Note, note)
+		disk.fill(&f.Server, dres.Events, nb.evidence)
+		if writesKnown && dres.Events > 0 {
+			c.engineWrites(ctx, d, writesBefore, dres.Events)
+		}
+		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
+		dres.WriteSummary(c.Log)
+	}
+	if g := c.group; g != nil {
+		f.Limits.Applied = true
+		f.Limits.Settings = g.Applied
+		f.Limits.Evidence = g.Evidence()
+		if ios := g.IOServiced() - ioBefore; ios > 0 && dres != nil && dres.Events > 0 {
+			f.Server.IOOpsPerOp = float64(ios) / float64(dres.Events)
+		}
+		if c.lim.Server.CPUQuota > 0 && runSecs > 0 && usage.Measured {
+			// what the quota left the server during the driven run
+			f.Limits.Evidence["server_cpu_cores_during_run"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/runSecs)
+		}
+		if c.lim.Server.IOPS > 0 && runSecs > 0 {
+			// the cap's effect on the driven run alone, load excluded
+			f.Limits.Evidence["io_serviced_per_s_during_run"] = fmt.Sprintf("%.1f", float64(g.IOServiced()-ioBefore)/runSecs)
+		}
+	}
+	if len(nb.evidence) > 0 {
+		if f.Limits.Evidence == nil {
+			f.Limits.Evidence = map[string]string{}
+		}
+		for k, v := range nb.evidence {
+			f.Limits.Evidence[k] = v
+		}
+	}
+	if runErr != nil {
+		return nil, fmt.Errorf("run: %w", runErr)
+	}
+	if nb.err != nil {
+		return nil, fmt.Errorf("neighbour %s was not measured: %w", c.cell.Conditions.Neighbour, nb.err)
+	}
+	return &measured{driver: dres, before: before}, nil
+}
+
+// engineWrites reads the engine's own write counters again and keeps the
+// difference per operation.
+func (c *cellRun) engineWrites(ctx context.Context, d dialect.Dialect, before dialect.EngineWrites, events int64) {
+	// PostgreSQL's read waits for the clients' backends to exit, which is
+	// when they publish their statistics
+	after, ok, err := d.ReadEngineWrites(ctx, c.inst.DB())
+	if ok {
+		w, n := after.Sub(before), float64(events)
+		c.f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(w.LogBytes) / n, DataBytesPerOp: float64(w.DataBytes) / n,
+			FullPageImagesPerOp: float64(w.FullPageImages) / n, Source: w.Source}
+	} else if err != nil {
+		c.f.Server.Note = joinNotes(c.f.Server.Note, "engine write counters unreadable after the run: "+err.Error())
+	}
+}
+
+// neighbourRun is a fio neighbour for one window; the zero value (no
+// neighbour) stops as a no-op.
+type neighbourRun struct {
+	stop     func()
+	evidence map[string]string
+	// err is set when the neighbour did not run or report: the
+	// condition was then not what the cell says.
+	err error
+}
+
+// startNeighbour starts the cell's fio neighbour, if any, for at most the
+// run's length (a minute more, so it outlasts the window); it stops when
+// the driven run does, so the checks and the settling are not slowed.
+func (c *cellRun) startNeighbour(ctx context.Context, runFor time.Duration) (*neighbourRun, error) {
+	n := &neighbourRun{stop: func() {}, evidence: map[string]string{}}
+	spec := limits.NeighbourSpec(c.cell.Conditions.Neighbour)
+	if spec == "0" || spec == "" {
+		return n, nil
+	}
+	if runFor == 0 {
+		runFor = 10 * time.Minute // an --ops cell: fio still stops by itself
+	}
+	group := c.group
+	if c.nbGroup != nil {
+		group = c.nbGroup
+	}
+	started := time.Now()
+	nb, err := limits.StartNeighbour(ctx, spec, c.WorkDir, c.res.NeighbourFileBytes, c.cell.Conditions.IOPS, runFor+time.Minute, group)
+	if err != nil {
+		return nil, fmt.Errorf("neighbour %s: %w", spec, err)
+	}
+	for _, pid := range nb.PIDs() {
+		c.Ledger.AddServer(pid, nb.Dir)
+	}
+	logf(c.Log, "neighbour %s: fio, %d job(s) of random 4k 50/50 read/write, direct IO%s; running after %.1f s", spec, nb.Jobs, rateText(nb.Rate), time.Since(started).Seconds())
+	var once sync.Once
+	n.stop = func() {
+		once.Do(func() {
+			nr, err := nb.Stop()
+			for _, pid := range nb.PIDs() {
+				c.Ledger.ForgetServer(pid, nb.Dir)
+			}
+			n.evidence["neighbour.jobs"] = fmt.Sprint(nb.Jobs)
+			if err != nil {
+				n.err = err
+				c.f.Limits.Notes = append(c.f.Limits.Notes, "neighbour: "+err.Error())
+				return
+			}
+			n.evidence["neighbour.read_iops"] = fmt.Sprintf("%.1f", nr.ReadIOPS)
+			n.evidence["neighbour.write_iops"] = fmt.Sprintf("%.1f", nr.WriteIOPS)
+			logf(c.Log, "neighbour %s achieved %.0f read + %.0f write IOPS", spec, nr.ReadIOPS, nr.WriteIOPS)
+		})
+	}
+	return n, nil
+}
