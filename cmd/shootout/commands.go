@@ -103,7 +103,7 @@ func compareCmd() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().Float64Var(&alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
+	c.Flags().Float64Var(&alpha, "alpha", 0.05, "significance level of the exact Mann-Whitney U test over the repeats of each cell")
 	return c
 }
 

@@ -4,85 +4,67 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"shootout/internal/result"
+	"shootout/internal/stats"
 )
 
-// MannWhitney is the two-sided p-value of the Mann-Whitney U test of a and
-// b, by the normal approximation with tie and continuity corrections (as
-// scipy's mannwhitneyu(method="asymptotic") computes it). It asks whether
-// one sample tends to be larger than the other without assuming either is
-// normal: interval throughputs rarely are.
-func MannWhitney(a, b []float64) (u, p float64) {
-	n1, n2 := float64(len(a)), float64(len(b))
-	if n1 == 0 || n2 == 0 {
-		return 0, 1
-	}
-	type obs struct {
-		v     float64
-		fromA bool
-	}
-	all := make([]obs, 0, len(a)+len(b))
-	for _, v := range a {
-		all = append(all, obs{v, true})
-	}
-	for _, v := range b {
-		all = append(all, obs{v, false})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v < all[j].v })
-	var rankA, tieSum float64
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].v == all[i].v {
-			j++
-		}
-		rank := float64(i+j+1) / 2 // mean of ranks i+1..j
-		t := float64(j - i)
-		tieSum += t*t*t - t
-		for k := i; k < j; k++ {
-			if all[k].fromA {
-				rankA += rank
-			}
-		}
-		i = j
-	}
-	u = rankA - n1*(n1+1)/2
-	mu := n1 * n2 / 2
-	n := n1 + n2
-	sigma := math.Sqrt(n1 * n2 / 12 * ((n + 1) - tieSum/(n*(n-1))))
-	if sigma == 0 {
-		return u, 1
-	}
-	z := (math.Abs(u-mu) - 0.5) / sigma
-	if z < 0 {
-		z = 0
-	}
-	return u, math.Erfc(z / math.Sqrt2)
+// figure is one number a repeat contributes to the sample compare tests:
+// measured is false when the repeat has no such figure (an external
+// server's CPU, a workload without that operation), and then the repeat
+// is left out of that figure's sample rather than counted as 0.
+type repeatFigure struct {
+	name string
+	// higherIsBetter tells the verdict which sign is a gain.
+	higherIsBetter bool
+	get            func(*result.File) (v float64, measured bool)
 }
 
-// Compare matches the cells of two runs (by cell id, repeats pooled) and
-// shows, per metric, the medians, the change and whether the change stands
-// out from the noise of the samples (per-interval figures of every repeat).
+func repeatFigures(ops []string) []repeatFigure {
+	fs := []repeatFigure{
+		{"tps", true, func(f *result.File) (float64, bool) { return f.Throughput.TPS, f.Throughput.Events > 0 }},
+		{"qps", true, func(f *result.File) (float64, bool) { return f.Throughput.QPS, f.Throughput.Events > 0 }},
+		{"p95 ms (all ops)", false, func(f *result.File) (float64, bool) {
+			return f.Throughput.Latency.P95Ms, f.Throughput.Latency.Count > 0
+		}},
+	}
+	for _, op := range ops {
+		op := op
+		fs = append(fs, repeatFigure{"mean ms " + op + " (trimmed)", false, func(f *result.File) (float64, bool) {
+			o, ok := f.Ops[op]
+			return o.MeanMs, ok && o.Count > 0
+		}})
+	}
+	return append(fs,
+		repeatFigure{"server CPU ms/op", false, func(f *result.File) (float64, bool) {
+			return 1000 * f.Server.CPUSecondsPerOp, f.Server.Measured && f.Throughput.Events > 0
+		}},
+		repeatFigure{"written KiB/op", false, func(f *result.File) (float64, bool) {
+			return f.Server.WriteBytesPerOp / 1024, f.Server.Measured && f.Throughput.Events > 0
+		}},
+	)
+}
+
+var conditionHash = regexp.MustCompile(`__h[0-9a-f]{8}$`)
+
+// pairKey names a cell's group without its repeat and without the hash of
+// the conditions its id does not spell out: two runs' groups that share it
+// are candidates for comparison, compared only if their conditions agree.
+func pairKey(c result.Cell) string { return conditionHash.ReplaceAllString(c.GroupKey(), "") }
+
+// Compare matches the cells of two runs and says, per figure, whether B
+// differs from A beyond the noise. The sample of a cell is its repeats (one
+// figure per repeat), never the intervals inside one run: those are
+// autocorrelated, include the warm-up and carry none of the run-to-run
+// variance, so one run against another would always look significant.
+// Cells are compared only when every recorded condition is equal; the
+// pairs refused are listed with their differences.
 func Compare(w io.Writer, a, b []*result.File, alpha float64) {
-	key := func(id string) string {
-		if i := strings.LastIndex(id, "__r"); i > 0 {
-			return id[:i]
-		}
-		return id
-	}
-	group := func(fs []*result.File) map[string][]*result.File {
-		m := map[string][]*result.File{}
-		for _, f := range fs {
-			if f.OK() {
-				m[key(f.Cell.ID)] = append(m[key(f.Cell.ID)], f)
-			}
-		}
-		return m
-	}
-	ga, gb := group(a), group(b)
+	ga, gb := groupRepeats(a), groupRepeats(b)
 	var keys []string
 	for k := range ga {
 		if _, ok := gb[k]; ok {
@@ -90,47 +72,36 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) == 0 {
-		fmt.Fprintln(w, "no cell ran successfully in both directories (cells match by id: target, workload, dataset, clients, conditions)")
-		return
-	}
-	fmt.Fprintf(w, "Mann-Whitney U on per-interval samples of every repeat; a change is significant when p < %.2f\n", alpha)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "cell\tmetric\tA (median)\tB (median)\tchange\tn A/B\tp\tverdict\t")
-	metrics := []struct {
-		name string
-		get  func(result.Interval) float64
-	}{
-		{"tps", func(i result.Interval) float64 { return i.TPS }},
-		{"p95 ms", func(i result.Interval) float64 { return i.P95Ms }},
-	}
+	var refused []string
+	var comparable []string
 	for _, k := range keys {
-		for _, m := range metrics {
-			sa, sb := samples(ga[k], m.get), samples(gb[k], m.get)
-			ma, mb := medianOf(sa), medianOf(sb)
-			change := "-"
-			if ma != 0 {
-				change = fmt.Sprintf("%+.1f%%", 100*(mb-ma)/ma)
-			}
-			verdict, pText := "too few samples", "-"
-			if len(sa) > 0 && len(sb) > 0 {
-				_, p := MannWhitney(sa, sb)
-				pText = fmt.Sprintf("%.3g", p)
-				switch {
-				case p < alpha:
-					verdict = "significant"
-				case minP(len(sa), len(sb)) >= alpha:
-					// even fully separated samples this small could not
-					// reach alpha: "noise" would claim too much
-					verdict = "too few samples"
-				default:
-					verdict = "noise"
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%d/%d\t%s\t%s\t\n", k, m.name, ma, mb, change, len(sa), len(sb), pText, verdict)
+		if d := ga[k][0].Cell.ConditionDiff(gb[k][0].Cell); len(d) > 0 {
+			refused = append(refused, fmt.Sprintf("  %s: %s", k, strings.Join(d, "; ")))
+			continue
 		}
+		comparable = append(comparable, k)
 	}
-	tw.Flush()
+	if len(comparable) == 0 {
+		fmt.Fprintln(w, "no cell ran successfully in both directories under the same conditions (cells match by target, workload, dataset, clients and every recorded condition)")
+	} else {
+		fmt.Fprintf(w, "The sample of a cell is its repeats (one figure per repeat). Medians with their %.0f%% interval; change with its interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.\n", 100*stats.Confidence, alpha)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "cell\tfigure\tA median [95% CI]\tB median [95% CI]\tn A/B\tchange\t")
+		for _, k := range comparable {
+			for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
+				sa, sb := sampleOf(ga[k], fig), sampleOf(gb[k], fig)
+				if len(sa) == 0 || len(sb) == 0 {
+					continue
+				}
+				c := stats.Compare(sa, sb, alpha)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t\n", k, fig.name, summaryText(c.A), summaryText(c.B), c.A.N, c.B.N, changeText(c, fig.higherIsBetter))
+			}
+		}
+		tw.Flush()
+	}
+	if len(refused) > 0 {
+		fmt.Fprintf(w, "%d cell(s) not compared: their conditions differ, so they did not measure the same thing\n%s\n", len(refused), strings.Join(refused, "\n"))
+	}
 	onlyA, onlyB := 0, 0
 	for k := range ga {
 		if _, ok := gb[k]; !ok {
@@ -147,37 +118,56 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 	}
 }
 
-// minP is the smallest p-value samples of these sizes can give.
-func minP(n1, n2 int) float64 {
-	a, b := make([]float64, n1), make([]float64, n2)
-	for i := range a {
-		a[i] = float64(i)
-	}
-	for i := range b {
-		b[i] = float64(n1 + i)
-	}
-	_, p := MannWhitney(a, b)
-	return p
-}
-
-func samples(fs []*result.File, get func(result.Interval) float64) []float64 {
-	var out []float64
+// groupRepeats gathers the successful repeats of each cell; a failed
+// repeat is not a sample of the cell's figures.
+func groupRepeats(fs []*result.File) map[string][]*result.File {
+	m := map[string][]*result.File{}
 	for _, f := range fs {
-		for _, iv := range f.Intervals {
-			out = append(out, get(iv))
+		if f.OK() {
+			k := pairKey(f.Cell)
+			m[k] = append(m[k], f)
 		}
 	}
-	return out
+	return m
 }
 
-func medianOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+func sampleOf(fs []*result.File, fig repeatFigure) []float64 {
+	var xs []float64
+	for _, f := range fs {
+		if v, ok := fig.get(f); ok {
+			xs = append(xs, v)
+		}
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+	return xs
+}
+
+func summaryText(s stats.Summary) string {
+	if !s.Bounded() {
+		return fmt.Sprintf("%s [need 6+ repeats]", figText(s.Median))
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return fmt.Sprintf("%s [%s, %s]", figText(s.Median), figText(s.Lo), figText(s.Hi))
+}
+
+func figText(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	default:
+		return fmt.Sprintf("%.4f", v)
+	}
+}
+
+// changeText adds to the comparison whether a significant change is a gain
+// or a loss for that figure.
+func changeText(c stats.Comparison, higherIsBetter bool) string {
+	s := c.String()
+	if !c.Significant || c.Delta == 0 || math.IsNaN(c.Delta) {
+		return s
+	}
+	if (c.Delta > 0) == higherIsBetter {
+		return s + " (better)"
+	}
+	return s + " (worse)"
 }

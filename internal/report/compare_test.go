@@ -2,76 +2,97 @@ package report
 
 import (
 	"bytes"
-	"math"
+	"fmt"
 	"strings"
 	"testing"
 
+	"shootout/internal/hist"
 	"shootout/internal/result"
 )
 
-func TestMannWhitneyKnownValues(t *testing.T) {
-	cases := []struct {
-		a, b  []float64
-		u, p  float64
-		label string
-	}{
-		// fully separated samples of five: U=0, z=(12.5-0.5)/4.787, p=0.01219
-		{[]float64{1, 2, 3, 4, 5}, []float64{6, 7, 8, 9, 10}, 0, 0.012186, "separated"},
-		// identical samples: no evidence of a difference
-		{[]float64{3, 3, 3}, []float64{3, 3, 3}, 4.5, 1, "identical"},
-		// interleaved: U=12 of 25, p near 1
-		{[]float64{1, 3, 5, 7, 9}, []float64{2, 4, 6, 8, 10}, 10, 0.6761, "interleaved"},
-	}
-	for _, c := range cases {
-		u, p := MannWhitney(c.a, c.b)
-		if u != c.u || math.Abs(p-c.p) > 0.0005 {
-			t.Errorf("%s: U=%v p=%.5f, want U=%v p=%.5f", c.label, u, p, c.u, c.p)
-		}
-	}
-}
-
-func cellWithIntervals(id string, tps ...float64) *result.File {
-	f := &result.File{Cell: result.Cell{ID: id}, Status: "ok"}
-	for _, v := range tps {
-		f.Intervals = append(f.Intervals, result.Interval{TPS: v, P95Ms: 1000 / v})
+// repeatFile is one repeat of a cell with the given tps; intervals that
+// would look very different from run to run are added to prove compare
+// never samples them.
+func repeatFile(id string, rep int, tps float64) *result.File {
+	f := &result.File{Cell: result.Cell{ID: fmt.Sprintf("%s__r%d", id, rep), Target: "t", Workload: "w", Repeat: rep}, Status: "ok"}
+	f.Throughput = result.Throughput{TPS: tps, QPS: 10 * tps, Events: int64(tps * 10), Latency: hist.Snapshot{Count: 10, P95Ms: 1000 / tps}}
+	for i := 0; i < 20; i++ {
+		f.Intervals = append(f.Intervals, result.Interval{TPS: tps*0.9 + float64(i), P95Ms: float64(i)})
 	}
 	return f
 }
 
-func TestCompareCallsNoiseNoise(t *testing.T) {
-	a := []*result.File{cellWithIntervals("x__r1", 100, 102, 98, 101, 99), cellWithIntervals("x__r2", 100, 103, 97, 100, 101)}
-	same := []*result.File{cellWithIntervals("x__r1", 101, 99, 100, 98, 102)}
-	faster := []*result.File{cellWithIntervals("x__r1", 130, 131, 129, 132, 128)}
-	var b bytes.Buffer
-	Compare(&b, a, same, 0.05)
-	if v := verdicts(b.String()); len(v) != 2 || v[0] != "noise" || v[1] != "noise" {
-		t.Fatalf("same distribution called a change:\n%s", b.String())
+func repeats(id string, tps ...float64) []*result.File {
+	var fs []*result.File
+	for i, v := range tps {
+		fs = append(fs, repeatFile(id, i+1, v))
 	}
-	b.Reset()
-	Compare(&b, a, faster, 0.05)
-	if v := verdicts(b.String()); len(v) != 2 || v[0] != "significant" || !strings.Contains(b.String(), "+30.0%") {
-		t.Fatalf("a 30%% change not found:\n%s", b.String())
-	}
+	return fs
 }
 
-// verdicts is the last column of each table row.
-func verdicts(out string) []string {
-	var v []string
+// rowsOf returns the change column of the rows for one figure.
+func rowsOf(out, figure string) []string {
+	var rows []string
 	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 0 && (f[len(f)-1] == "noise" || f[len(f)-1] == "significant" || f[len(f)-1] == "samples") && f[0] != "Mann-Whitney" {
-			v = append(v, f[len(f)-1])
+		if strings.Contains(line, "  "+figure+"  ") {
+			rows = append(rows, line)
 		}
 	}
-	return v
+	return rows
 }
 
-func TestCompareSaysWhenSamplesAreTooFew(t *testing.T) {
-	a := []*result.File{cellWithIntervals("x__r1", 100, 101, 99)}
-	b := []*result.File{cellWithIntervals("x__r1", 150, 151, 149)}
+func TestCompareSamplesRepeatsNotIntervals(t *testing.T) {
+	a := repeats("x", 100, 102, 98, 101, 99)
+	same := repeats("x", 101, 99, 100, 98, 102)
+	var out bytes.Buffer
+	Compare(&out, a, same, 0.05)
+	rows := rowsOf(out.String(), "tps")
+	if len(rows) != 1 || !strings.Contains(rows[0], "~ (p=") || !strings.Contains(rows[0], "5/5") {
+		t.Fatalf("repeats from one distribution must be ~ with n 5/5:\n%s", out.String())
+	}
+
+	slower := repeats("x", 80, 81, 79, 82, 78)
+	out.Reset()
+	Compare(&out, a, slower, 0.05)
+	rows = rowsOf(out.String(), "tps")
+	if len(rows) != 1 || !strings.Contains(rows[0], "-20.0%") || !strings.Contains(rows[0], "p=0.008") || !strings.Contains(rows[0], "(worse)") {
+		t.Fatalf("a 20%% loss in every repeat (exact p = 2/252) not reported:\n%s", out.String())
+	}
+	if p95 := rowsOf(out.String(), "p95 ms (all ops)"); len(p95) != 1 || !strings.Contains(p95[0], "(worse)") {
+		t.Fatalf("a longer p95 is worse:\n%s", out.String())
+	}
+}
+
+func TestCompareSaysHowManyRepeatsAreNeeded(t *testing.T) {
+	var out bytes.Buffer
+	Compare(&out, repeats("x", 100), repeats("x", 150), 0.05)
+	rows := rowsOf(out.String(), "tps")
+	if len(rows) != 1 || !strings.Contains(rows[0], "1 vs 1 repeats can never reach p<0.05: need 4+ per side") {
+		t.Fatalf("one run each cannot tell noise from change, and must say so:\n%s", out.String())
+	}
+}
+
+func TestCompareRefusesCellsWithOtherConditions(t *testing.T) {
+	a := repeats("x", 100, 101, 99, 100)
+	b := repeats("x", 100, 101, 99, 100)
+	for _, f := range b {
+		f.Cell.Duration = "10s"
+	}
+	for _, f := range a {
+		f.Cell.Duration = "30s"
+	}
 	var out bytes.Buffer
 	Compare(&out, a, b, 0.05)
-	if v := verdicts(out.String()); len(v) != 2 || v[0] != "samples" {
-		t.Fatalf("3 against 3 samples cannot reach p < 0.05 and must say so:\n%s", out.String())
+	if len(rowsOf(out.String(), "tps")) != 0 || !strings.Contains(out.String(), "duration: 30s vs 10s") {
+		t.Fatalf("cells of another duration were compared, or the refusal does not say why:\n%s", out.String())
+	}
+}
+
+func TestCompareLeavesUnmeasuredFiguresOut(t *testing.T) {
+	a := repeats("x", 100, 101, 99, 100)
+	var out bytes.Buffer
+	Compare(&out, a, repeats("x", 100, 101, 99, 100), 0.05)
+	if strings.Contains(out.String(), "server CPU") {
+		t.Fatalf("server CPU was not measured (external server) and must not be compared as 0:\n%s", out.String())
 	}
 }

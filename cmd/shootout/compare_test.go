@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+)
+
+// compareRows returns compare's table rows (those with an "n A/B" column).
+func compareRows(out string) []string {
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "5/5") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
+}
+
+// TestCompareAAIsNoiseAndABIsSignificant runs one plan three times with 5
+// repeats each on a private MariaDB: A and A' are the same conditions, so
+// every figure must be "~"; during B a busy loop of the test's own shares
+// the server's core, so B's throughput must be significantly lower.
+//
+// A/A uses --alpha 0.01: compare tests seven figures a cell, so at 0.05 an
+// honest A/A pair shows one false "significant" figure about a third of
+// the time; each figure's false-positive rate is alpha by construction
+// (the exact-test unit tests in internal/stats prove the p-values). 5
+// against 5 repeats can still reach 0.0079 < 0.01.
+func TestCompareAAIsNoiseAndABIsSignificant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts MariaDB 15 times")
+	}
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	taskset := testenv.LookPath(t, "taskset")
+	work := testenv.WorkDir(t)
+	// the default placement puts the server on core 1 and shootout on core 0
+	args := []string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--dataset", "10000",
+		"--clients", "2", "--duration", "3s", "--interval", "1s", "--repeat", "5"}
+	run := func(name string) string {
+		out := filepath.Join(work, name)
+		if stdout, stderr, code := shootout(t, nil, append(args, "--out", out)...); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s\n%s", name, code, stdout, stderr)
+		}
+		return out
+	}
+	a, a2 := run("a"), run("a2")
+
+	stdout, stderr, code := shootout(t, nil, "compare", "--alpha", "0.01", a, a2)
+	if code != 0 {
+		t.Fatalf("compare A A': exit %d\n%s", code, stderr)
+	}
+	t.Logf("compare A A':\n%s", stdout)
+	rows := compareRows(stdout)
+	if len(rows) < 5 {
+		t.Fatalf("A/A: too few compared figures:\n%s", stdout)
+	}
+	for _, r := range rows {
+		if !strings.Contains(r, "~ (p=") {
+			t.Errorf("A/A: a figure called significant between two runs of the same plan:\n%s", r)
+		}
+	}
+
+	hog := exec.Command(taskset, "-c", "1", "sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	b := func() string {
+		defer func() {
+			hog.Process.Signal(syscall.SIGKILL)
+			hog.Wait()
+		}()
+		return run("b")
+	}()
+	stdout, stderr, code = shootout(t, nil, "compare", a, b)
+	if code != 0 {
+		t.Fatalf("compare A B: exit %d\n%s", code, stderr)
+	}
+	t.Logf("compare A B:\n%s", stdout)
+	var tps string
+	for _, r := range compareRows(stdout) {
+		if strings.Contains(r, "  tps  ") {
+			tps = r
+		}
+	}
+	if !strings.Contains(tps, "p=0.008") || !strings.Contains(tps, "(worse)") || !strings.Contains(tps, "% [-") {
+		t.Fatalf("A/B: a busy loop on the server's core must lower tps significantly (5 vs 5 separated: p=0.008):\n%s", stdout)
+	}
+	if strings.Contains(tps, "~") {
+		t.Fatalf("A/B called noise:\n%s", stdout)
+	}
+}
