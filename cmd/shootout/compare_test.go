@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
 )
@@ -94,5 +95,30 @@ func TestCompareAAIsNoiseAndABIsSignificant(t *testing.T) {
 	}
 	if strings.Contains(tps, "~") {
 		t.Fatalf("A/B called noise:\n%s", stdout)
+	}
+}
+
+// TestResumeRerunsACellWhoseConditionsChanged: a cell run for 1 s is not
+// "done" for a plan that asks for 2 s; --resume says why it runs it again
+// and keeps the earlier result aside, and skips it once it matches.
+func TestResumeRerunsACellWhoseConditionsChanged(t *testing.T) {
+	out := filepath.Join(testenv.WorkDir(t), "r")
+	args := []string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000", "--out", out}
+	if _, stderr, code := shootout(t, nil, append(args, "--duration", "1s")...); code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, stderr)
+	}
+	stdout, stderr, code := shootout(t, nil, append(args, "--duration", "2s", "--resume")...)
+	if code != 0 || !strings.Contains(stdout+stderr, "run again (--resume): its conditions changed: duration: 1s vs 2s") {
+		t.Fatalf("resume after a duration change: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if kept, _ := filepath.Glob(filepath.Join(out, "superseded", "*.json")); len(kept) != 1 {
+		t.Errorf("the 1 s result was not kept aside: %v", kept)
+	}
+	if files, err := result.ReadDir(out); err != nil || len(files) != 1 || files[0].Cell.Duration != "2s" {
+		t.Fatalf("the results directory must hold the 2 s cell only: %v %d", err, len(files))
+	}
+	stdout, stderr, _ = shootout(t, nil, append(args, "--duration", "2s", "--resume")...)
+	if !strings.Contains(stdout+stderr, "already done under the same conditions, skipped") {
+		t.Fatalf("an unchanged cell was run again:\n%s\n%s", stdout, stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -391,10 +392,16 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 				for _, c := range p.Clients {
 					for _, n := range p.Neighbour {
 						for _, t := range r.Targets {
+							cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, CPUs: p.CPUs, Neighbour: n,
+								Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
+								Settings: settingsOf(p.Settings, t)}
+							cond.Build, cond.Transport = target.Build(t)
+							if n != "0" {
+								cond.NeighbourFileBytes = r.NeighbourFileBytes
+							}
 							cell := result.Cell{
 								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-								Conditions: result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, CPUs: p.CPUs, Neighbour: n},
-								Repeat:     rep, Ops: p.Ops, Rate: p.Rate,
+								Conditions: cond, Repeat: rep, Ops: p.Ops, Rate: p.Rate,
 							}
 							if r.Duration > 0 {
 								cell.Duration = r.Duration.String()
@@ -442,5 +449,30 @@ func CellID(c result.Cell) string {
 		h := sha256.Sum256([]byte(strings.Join(keys, ",")))
 		id += "__p" + hex.EncodeToString(h[:3])
 	}
-	return fmt.Sprintf("%s__r%d", id, c.Repeat)
+	return fmt.Sprintf("%s__h%s__r%d", id, conditionsHash(c), c.Repeat)
+}
+
+// conditionsHash is a short hash of what can change a cell's figures but
+// is not spelled out in its id (duration, rate, trim, seed, settings, the
+// server build …), so the id of a cell measured differently differs.
+func conditionsHash(c result.Cell) string {
+	rest := struct {
+		Duration   string
+		Ops        int64
+		Rate       float64
+		Conditions result.Conditions
+	}{c.Duration, c.Ops, c.Rate, c.Conditions}
+	b, _ := json.Marshal(rest)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:4])
+}
+
+// settingsOf finds the plan's settings for t, whichever name the plan used.
+func settingsOf(all map[string]map[string]string, t target.Target) map[string]string {
+	for name, s := range all {
+		if u, err := target.Lookup(name); err == nil && u.Name() == t.Name() && len(s) > 0 {
+			return s
+		}
+	}
+	return nil
 }

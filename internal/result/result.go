@@ -16,7 +16,7 @@ import (
 
 // Schema is the version of the cell file layout, documented in
 // docs/results.md. Bump it when a field changes meaning.
-const Schema = "shootout.cell/1"
+const Schema = "shootout.cell/2"
 
 // Cell is one point of the matrix.
 type Cell struct {
@@ -33,13 +33,35 @@ type Cell struct {
 	Rate       float64           `json:"rate,omitempty"`
 }
 
-// Conditions are the machine limits and neighbours a cell asked for.
+// Conditions are everything besides the cell's name fields that can change
+// its figures: the machine limits and neighbours it asked for, how it was
+// measured, and what served it. Two cells measured the same thing only when
+// their conditions are equal (Cell.ConditionDiff); --resume reruns a cell
+// whose conditions changed and compare refuses to pair such cells.
 type Conditions struct {
 	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 	IOPS        int    `json:"iops,omitempty"`
 	BPS         int64  `json:"bps,omitempty"`
 	CPUs        string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
 	Neighbour   string `json:"neighbour"`
+	// NeighbourFileBytes is the size of the file fio neighbours use (only
+	// with a neighbour).
+	NeighbourFileBytes int64 `json:"neighbour_file_bytes,omitempty"`
+	// Trim is the fraction of the measured run dropped at each end before
+	// operation times are summarised (the warm-up and the wind-down).
+	Trim float64 `json:"trim"`
+	// Interval is the interval line's period, which also sets the samples
+	// of the time series.
+	Interval string `json:"interval,omitempty"`
+	// Seed generates the dataset and the clients' random choices.
+	Seed       int64 `json:"seed,omitempty"`
+	MaxRetries int   `json:"max_retries"`
+	// Settings are the plan's server settings for this cell's target.
+	Settings map[string]string `json:"settings,omitempty"`
+	// Build is the server program a managed target starts, with its
+	// version line; Transport how the clients reach it.
+	Build     string `json:"build,omitempty"`
+	Transport string `json:"transport,omitempty"`
 }
 
 // Label is the seeds' row label: clients/neighbour, e.g. "4/x2".

@@ -137,7 +137,7 @@ func TestCPUQuotaBoundsServerCPU(t *testing.T) {
 	quota := base
 	quota.CPUs = "0.2"
 	f := runOne(t, &quota)
-	if f.Cell.Conditions.CPUs != "0.2" || !strings.HasSuffix(strings.TrimSuffix(f.Cell.ID, "__r1"), "__cpu0.2") {
+	if f.Cell.Conditions.CPUs != "0.2" || !strings.Contains(f.Cell.ID, "__cpu0.2__h") {
 		t.Fatalf("the quota is not in the cell's conditions and id: %+v %s", f.Cell.Conditions, f.Cell.ID)
 	}
 	if !f.Limits.Applied || f.Limits.Settings["cpu.cfs_quota_us"] != "20000" || f.Limits.Settings["cpu.cfs_period_us"] != "100000" {

@@ -19,7 +19,10 @@ type External struct {
 	engine  string
 	dsn     string // with the password: never printed or stored
 	display string // the URL with the password masked
+	via     string // how clients reach it: "tcp HOST" or "unix SOCKET"
 }
+
+func (e *External) transport() string { return e.via }
 
 // ParseExternal reads mysql://user:pass@host:port/db?engine=E or
 // postgres://user:pass@host:port/db. Only this machine's loopback
@@ -35,6 +38,10 @@ func ParseExternal(raw string) (*External, error) {
 	socket := q.Get("socket")
 	if socket == "" && !isLoopback(host) {
 		return nil, fmt.Errorf("target %s: host %q is not a loopback address; shootout only loads servers on this machine (127.0.0.1, ::1, localhost or ?socket=PATH)", e.display, host)
+	}
+	e.via = "tcp " + host
+	if socket != "" {
+		e.via = "unix " + socket
 	}
 	pass, _ := u.User.Password()
 	db := strings.TrimPrefix(u.Path, "/")
