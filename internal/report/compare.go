@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -48,13 +47,6 @@ func repeatFigures(ops []string) []repeatFigure {
 		}},
 	)
 }
-
-var conditionHash = regexp.MustCompile(`__h[0-9a-f]{8}$`)
-
-// pairKey names a cell's group without its repeat and without the hash of
-// the conditions its id does not spell out: two runs' groups that share it
-// are candidates for comparison, compared only if their conditions agree.
-func pairKey(c result.Cell) string { return conditionHash.ReplaceAllString(c.GroupKey(), "") }
 
 // Compare matches the cells of two runs and says, per figure, whether B
 // differs from A beyond the noise. The sample of a cell is its repeats (one
@@ -124,7 +116,7 @@ func groupRepeats(fs []*result.File) map[string][]*result.File {
 	m := map[string][]*result.File{}
 	for _, f := range fs {
 		if f.OK() {
-			k := pairKey(f.Cell)
+			k := f.Cell.NameKey()
 			m[k] = append(m[k], f)
 		}
 	}

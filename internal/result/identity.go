@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -18,6 +19,14 @@ func (c Cell) GroupKey() string {
 	}
 	return c.ID
 }
+
+// NameKey is GroupKey without the hash of the conditions that the id does
+// not spell out: the cells of two runs that share it measured the same
+// target, workload, dataset, clients and limits, and are compared when
+// ConditionDiff finds nothing else differs.
+func (c Cell) NameKey() string { return conditionHash.ReplaceAllString(c.GroupKey(), "") }
+
+var conditionHash = regexp.MustCompile(`__h[0-9a-f]{8}$`)
 
 // ConditionDiff lists every recorded field of the two cells that differs,
 // the repeat number and the id aside, as "name: a vs b". Two cells measured

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"shootout/internal/plan"
@@ -90,10 +89,8 @@ func (r *Runner) prepareDirs() error {
 // so a cell measured under other conditions is found and the reason for
 // running it again can be given.
 func resumeKey(c result.Cell) string {
-	return fmt.Sprintf("%s#%d", conditionHash.ReplaceAllString(c.GroupKey(), ""), c.Repeat)
+	return fmt.Sprintf("%s#%d", c.NameKey(), c.Repeat)
 }
-
-var conditionHash = regexp.MustCompile(`__h[0-9a-f]{8}$`)
 
 // earlierCells reads what an earlier run left in the results directory,
 // by resumeKey; an unreadable or missing directory means nothing was done.
