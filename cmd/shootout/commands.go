@@ -315,6 +315,17 @@ func prepare(ctx context.Context, cmd *cobra.Command, t target.Target, w workloa
 	}
 	defer inst.Stop(context.Background())
 	d, db := inst.Dialect(), inst.DB()
+	claim, err := workload.ClaimExternal(ctx, db, d, w, ds)
+	if err != nil {
+		return err
+	}
+	if claim.Reuse {
+		fmt.Fprintf(cmd.OutOrStdout(), "%s already holds dataset %s of %s, prepared by shootout: nothing to do\n", t.Name(), ds.Name, w.Name())
+		return nil
+	}
+	if err := claim.Begin(ctx); err != nil {
+		return err
+	}
 	start := time.Now()
 	cpu0 := metrics.SelfCPU()
 	for _, q := range w.Schema(d, ds) {
@@ -332,10 +343,12 @@ func prepare(ctx context.Context, cmd *cobra.Command, t target.Target, w workloa
 			return fmt.Errorf("after load: %w", err)
 		}
 	}
+	if err := claim.Done(ctx); err != nil {
+		return err
+	}
 	total := time.Since(start)
 	fmt.Fprintf(cmd.OutOrStdout(), "prepared %d rows of %s on %s in %.2f s (insert %.2f s, indexes %.2f s; %.0f rows/s; client CPU %.2f s)\n",
 		stats.Rows, w.Name(), t.Name(), total.Seconds(), loaded.Seconds(), (total - loaded).Seconds(),
 		float64(stats.Rows)/total.Seconds(), metrics.SelfCPU()-cpu0)
-	_ = os.Stdout
 	return nil
 }

@@ -20,16 +20,23 @@ import (
 
 func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance, w workload.Workload, ds workload.Dataset, f *result.File) error {
 	d, db := inst.Dialect(), inst.DB()
+	var claim *workload.Claim
 	if !t.Managed() {
-		loaded, err := w.Loaded(ctx, db, d, ds)
+		// a server shootout did not start may hold someone's data: only
+		// tables shootout created there are ever written
+		c, err := workload.ClaimExternal(ctx, db, d, w, ds)
 		if err != nil {
 			return err
 		}
-		if loaded {
+		if c.Reuse {
 			f.Load.Reused = true
 			logf(r.Log, "dataset %s already loaded on %s: reused", ds.Name, t.Name())
 			return nil
 		}
+		if err := c.Begin(ctx); err != nil {
+			return err
+		}
+		claim = c
 	}
 	start := time.Now()
 	schema := w.Schema(d, ds)
@@ -49,6 +56,11 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 	idx := time.Now()
 	if err := execAll(ctx, db, w.PostLoad(d, ds)); err != nil {
 		return fmt.Errorf("build indexes after load: %w", err)
+	}
+	if claim != nil {
+		if err := claim.Done(ctx); err != nil {
+			return err
+		}
 	}
 	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables,
 		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema)}
