@@ -98,6 +98,22 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	if err != nil {
 		return nil, err
 	}
+	if cred != nil {
+		if why := accessibleTo(dir, cred); why != nil {
+			// --out lies under a directory the postgres user cannot enter
+			// (a private home, mktemp -d): rather than loosen the user's
+			// permissions, the server's directory goes where it can
+			os.Remove(dir)
+			work, err := reachableWorkDir()
+			if err != nil {
+				return nil, fmt.Errorf("%v, and %w", why, err)
+			}
+			if dir, err = makeServerDir(StartOptions{WorkDir: work}, "postgres"); err != nil {
+				return nil, err
+			}
+			logf(opt.Log, "%v: postgres's directory is %s instead", why, dir)
+		}
+	}
 	defer func() {
 		if err != nil {
 			removeServerDir(dir, opt.KeepData)
@@ -111,9 +127,6 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 		return nil, err
 	}
 	if cred != nil {
-		if err := accessibleTo(dir, cred); err != nil {
-			return nil, err
-		}
 		for _, f := range []string{dir, pwFile} {
 			if err := os.Chown(f, int(cred.Uid), int(cred.Gid)); err != nil {
 				return nil, err
@@ -175,8 +188,21 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	return nil, lastErr
 }
 
-// accessibleTo checks that the server's user can reach dir: a work dir
-// under a private home directory is a common and confusing failure.
+// ReachableWorkDir holds the directories of servers that run as another
+// user when --out is out of their reach. Others may traverse it but not
+// list it (0711); each server's own directory inside is 0700 and its own.
+var ReachableWorkDir = "/var/tmp/shootout-servers"
+
+func reachableWorkDir() (string, error) {
+	if err := os.MkdirAll(ReachableWorkDir, 0o711); err != nil {
+		return "", err
+	}
+	// an older run or umask may have left another mode
+	return ReachableWorkDir, os.Chmod(ReachableWorkDir, 0o711)
+}
+
+// accessibleTo says why the server's user cannot reach dir, if it cannot:
+// a work dir under a private home directory is the common case.
 func accessibleTo(dir string, cred *syscall.Credential) error {
 	for d := filepath.Dir(dir); d != "/"; d = filepath.Dir(d) {
 		st, err := os.Stat(d)
@@ -185,7 +211,7 @@ func accessibleTo(dir string, cred *syscall.Credential) error {
 		}
 		sys := st.Sys().(*syscall.Stat_t)
 		if st.Mode().Perm()&0o001 == 0 && sys.Uid != cred.Uid {
-			return fmt.Errorf("postgres (uid %d) cannot enter %s (mode %v); use a --out directory the postgres user can reach, or chmod o+x %s", cred.Uid, d, st.Mode().Perm(), d)
+			return fmt.Errorf("postgres (uid %d) cannot enter %s (mode %v)", cred.Uid, d, st.Mode().Perm())
 		}
 	}
 	return nil
