@@ -15,9 +15,12 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
 	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus"}
 
-// CSV writes one row per cell and operation, for spreadsheets, with the
-// same "times the baseline" ratio as the terminal table (against the
-// baseline's cell with the same group, label and repeat).
+// CSV writes one row per cell (one repeat) and operation, for
+// spreadsheets, with the same "times the baseline" ratio as the terminal
+// table (against the baseline's cell with the same group, label and
+// repeat). A figure the cell did not measure (a failed cell, an external
+// server's CPU, a workload without logical bytes) is an empty field, never
+// 0; sizes are bytes, times ms.
 func CSV(w io.Writer, files []*result.File, baseline string) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -55,19 +58,35 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			if b := base[key{groupOf(f), c.Label(), op, c.Repeat}]; b > 0 && f.OK() && o.Count > 0 {
 				ratio = fmt.Sprintf("%.4f", o.MeanMs/b)
 			}
-			errps := 0.0
-			if f.Throughput.Seconds > 0 {
+			ok := f.OK()
+			srv := ok && f.Server.Measured && f.Throughput.Events > 0
+			has := func(v float64, measured bool) string {
+				if !measured {
+					return ""
+				}
+				return num(v)
+			}
+			size := func(b int64) string {
+				if !ok || b <= 0 {
+					return ""
+				}
+				return fmt.Sprint(b)
+			}
+			timed := ok && o.Count > 0
+			errps, hasErr := 0.0, ok && f.Throughput.Seconds > 0
+			if hasErr {
 				errps = float64(f.Throughput.Errors) / f.Throughput.Seconds
 			}
+			load := has(f.Load.Seconds, ok && !f.Load.Reused)
 			row := []string{c.Workload, c.Dataset, fmt.Sprint(c.Conditions.MemoryBytes), fmt.Sprint(c.Conditions.IOPS), fmt.Sprint(c.Clients),
 				c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
-				op, num(o.MeanMs), ratio, num(o.P50Ms), num(o.P95Ms), num(o.P99Ms), num(o.MaxMs),
-				num(f.Throughput.TPS), num(f.Throughput.QPS), num(errps),
-				num(f.Server.CPUSecondsPerOp * 1000), num(f.Server.ReadBytesPerOp), num(f.Server.WriteBytesPerOp), waText(f), num(f.Server.IOOpsPerOp),
-				num(f.Server.ContextSwitchesPerOp), num(f.Client.CPUSecondsPerOp * 1000),
-				fmt.Sprint(f.Space.Bytes), fmt.Sprint(f.Space.SettledBytes), fmt.Sprint(f.Space.TableBytes), num(f.Load.Seconds), f.Target.Version,
-				f.Server.BytesSource, num(f.Server.ProcessWriteBytesPerOp)}
-			if ew := f.Server.EngineWrites; ew != nil {
+				op, has(o.MeanMs, timed), ratio, has(o.P50Ms, timed), has(o.P95Ms, timed), has(o.P99Ms, timed), has(o.MaxMs, timed),
+				has(f.Throughput.TPS, ok), has(f.Throughput.QPS, ok), has(errps, hasErr),
+				has(f.Server.CPUSecondsPerOp*1000, srv), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
+				has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0),
+				size(f.Space.Bytes), size(f.Space.SettledBytes), size(f.Space.TableBytes), load, f.Target.Version,
+				f.Server.BytesSource, has(f.Server.ProcessWriteBytesPerOp, srv)}
+			if ew := f.Server.EngineWrites; ew != nil && ok {
 				row = append(row, num(ew.LogBytesPerOp), num(ew.DataBytesPerOp), num(ew.FullPageImagesPerOp))
 			} else {
 				row = append(row, "", "", "")

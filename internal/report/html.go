@@ -316,8 +316,8 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 		c := barChart(fmt.Sprintf("%s-mean-%d", id, oi+1), g.labels, ss, "ms", "%.3f", true)
 		mean.Figures = append(mean.Figures, figure{
 			Heading: fmt.Sprintf("Operation %s: trimmed mean time per clients/neighbour", op),
-			Caption: fmt.Sprintf("Bars: mean time in ms (left axis; median over repeats). Dashed lines: how many times slower than %s each other target was (right axis; the grey line is 1×, equal). Hatched columns are failed cells; hover for the reason.", base),
-			Charts:  []*svgChart{c}, Table: meanTable(g, targets, ss)})
+			Caption: fmt.Sprintf("Bars: mean time in ms (left axis; median over repeats). Dashed lines: how many times slower than %s each other target was (right axis; the grey line is 1×, equal). Hatched columns are failed cells; hover for the reason. In the table, %s", base, noiseLegend),
+			Charts:  []*svgChart{c}, Table: meanTable(g, op, targets, ss)})
 	}
 
 	pct := section{Title: "Latency percentiles"}
@@ -422,14 +422,14 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	cpu := costOf("cpu", "server CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
 		return f.Server.CPUSecondsPerOp * 1000, measuredServer(f)
 	})
-	wr := costOf("written", "disk KB written/tx", "%.2f", func(f *result.File) (float64, bool) {
+	wr := costOf("written", "disk KiB written/tx", "%.2f", func(f *result.File) (float64, bool) {
 		return f.Server.WriteBytesPerOp / 1024, measuredServer(f)
 	})
 	cost.Figures = append(cost.Figures, figure{Heading: "Server CPU per transaction",
 		Caption: "CPU seconds of the server's processes during the run ÷ transactions (ms). For embedded SQLite the server is shootout itself, client included.",
 		Charts:  []*svgChart{cpu}})
 	cost.Figures = append(cost.Figures, figure{Heading: "Bytes written by the server per transaction",
-		Caption: "Bytes the disk holding the data directory was sent during the run (page cache synced at both ends, a neighbour's IO taken out) ÷ transactions (KB). In the table, log and data KB/tx split it by the server's own counters: redo/WAL against data pages, flushes and compactions.",
+		Caption: "Bytes the disk holding the data directory was sent during the run (page cache synced at both ends, a neighbour's IO taken out) ÷ transactions (KiB, 1024 bytes). In the table, log and data KiB/tx split it by the server's own counters: redo/WAL against data pages, flushes and compactions.",
 		Charts:  []*svgChart{wr}})
 	hasWA := false
 	for _, f := range g.files {
@@ -456,7 +456,7 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 
 // meanTable is the seed's table under its chart: the bars' values and the
 // ratios of the lines.
-func meanTable(g *group, targets []string, ss []series) *table {
+func meanTable(g *group, op string, targets []string, ss []series) *table {
 	t := &table{Head: []string{"clients/load", targets[0] + " ms"}}
 	for _, o := range targets[1:] {
 		t.Head = append(t.Head, o+" ms", "× "+targets[0])
@@ -478,7 +478,8 @@ func meanTable(g *group, targets []string, ss []series) *table {
 				continue
 			}
 			if v.State == measured && base.State == measured && base.V > 0 {
-				row = append(row, numCell(fmt.Sprintf("%.2f", v.V/base.V)))
+				mark := noiseMark(opRepeats(g.files, targets[0], l, op), opRepeats(g.files, targets[si], l, op))
+				row = append(row, numCell(fmt.Sprintf("%.2f%s", v.V/base.V, mark)))
 			} else {
 				row = append(row, numCell("-"))
 			}
@@ -489,48 +490,26 @@ func meanTable(g *group, targets []string, ss []series) *table {
 }
 
 func costTable(g *group, targets []string) *table {
-	t := &table{Head: []string{"target", "clients/load", "tps", "qps", "p95 ms", "errors/s", "server CPU ms/tx", "disk KB written/tx",
-		"log KB/tx", "data KB/tx", "write ampl.", "disk KB read/tx", "ctx switches/tx", "client CPU ms/tx", "peak RSS MB"}}
+	t := &table{Head: []string{"target", "clients/load", "n"}}
+	for _, c := range costColumns {
+		t.Head = append(t.Head, c.name)
+	}
 	for _, tg := range targets {
 		for _, l := range g.labels {
-			f := cellFor(g.files, tg, l)
-			if f == nil {
-				continue
-			}
-			if !f.OK() {
-				t.Rows = append(t.Rows, []tcell{txt(tg), txt(l), {Text: clip(f.Status, 80), Title: f.Status, Failed: true, Span: len(t.Head) - 2}})
-				continue
-			}
 			fs := pick(g.files, tg, l)
-			tp := f.Throughput
-			errps := 0.0
-			if tp.Seconds > 0 {
-				errps = float64(tp.Errors) / tp.Seconds
+			if len(fs) == 0 {
+				continue
 			}
-			srv := func(v float64, format string) tcell {
-				if !f.Server.Measured {
-					return numCell("n/a")
-				}
-				return numCell(fmt.Sprintf(format, v))
+			n := okRepeats(fs)
+			if n == 0 {
+				t.Rows = append(t.Rows, []tcell{txt(tg), txt(l), {Text: clip(fs[0].Status, 80), Title: fs[0].Status, Failed: true, Span: len(t.Head) - 2}})
+				continue
 			}
-			eng := func(v func(*result.EngineWrites) float64) tcell {
-				if f.Server.EngineWrites == nil {
-					return numCell("-")
-				}
-				return numCell(fmt.Sprintf("%.2f", v(f.Server.EngineWrites)/1024))
+			row := []tcell{txt(tg), txt(l), numCell(fmt.Sprint(n))}
+			for _, c := range costColumns {
+				row = append(row, numCell(columnText(fs, c)))
 			}
-			wa := numCell("-")
-			if f.Server.WriteAmplification != nil {
-				wa = numCell(fmt.Sprintf("%.1f", *f.Server.WriteAmplification))
-			}
-			t.Rows = append(t.Rows, []tcell{txt(tg), txt(l),
-				numCell(fmt.Sprintf("%.1f", median(fs, func(f *result.File) float64 { return f.Throughput.TPS }))),
-				numCell(fmt.Sprintf("%.1f", median(fs, func(f *result.File) float64 { return f.Throughput.QPS }))),
-				numCell(ms(tp.Latency.P95Ms)), numCell(fmt.Sprintf("%.2f", errps)),
-				srv(f.Server.CPUSecondsPerOp*1000, "%.3f"), srv(f.Server.WriteBytesPerOp/1024, "%.2f"), eng(func(e *result.EngineWrites) float64 { return e.LogBytesPerOp }),
-				eng(func(e *result.EngineWrites) float64 { return e.DataBytesPerOp }), wa,
-				srv(f.Server.ReadBytesPerOp/1024, "%.2f"), srv(f.Server.ContextSwitchesPerOp, "%.1f"),
-				numCell(fmt.Sprintf("%.3f", f.Client.CPUSecondsPerOp*1000)), srv(float64(f.Server.PeakRSSBytes)/1e6, "%.0f")})
+			t.Rows = append(t.Rows, row)
 		}
 	}
 	return t
@@ -580,7 +559,7 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 		for _, g := range mine {
 			cats = append(cats, strings.TrimPrefix(g.title, w+", "))
 		}
-		tb := &table{Head: []string{"dataset", "target", "data dir MB", "settled MB", "tables+indexes MB", "load s", "rows loaded"}}
+		tb := &table{Head: []string{"dataset", "target", "data dir MiB", "settled MiB", "tables+indexes MiB", "load s", "rows loaded"}}
 		var ss []series
 		for _, t := range targets {
 			s := series{Name: t, Color: colors[t]}
@@ -604,7 +583,7 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 				}
 				switch {
 				case len(ok) > 0:
-					mb := median(ok, func(f *result.File) float64 { return float64(spaceOf(f)) / 1e6 })
+					mb := median(ok, func(f *result.File) float64 { return float64(spaceOf(f)) / mib })
 					s.Values = append(s.Values, value{V: mb, State: measured})
 					f := ok[len(ok)/2]
 					load := fmt.Sprintf("%.1f", f.Load.Seconds)
@@ -612,8 +591,9 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 						load = "reused"
 					}
 					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t),
-						numCell(fmt.Sprintf("%.1f", median(ok, func(f *result.File) float64 { return float64(f.Space.Bytes) / 1e6 }))),
-						numCell(mbText(f.Space.SettledBytes)), numCell(mbText(f.Space.TableBytes)), numCell(load), numCell(fmt.Sprint(f.Load.Rows))})
+						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.Bytes }))),
+						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.SettledBytes }))),
+						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.TableBytes }))), numCell(load), numCell(fmt.Sprint(f.Load.Rows))})
 				case anyOK:
 					// ran, but its space is unknown (an external server)
 					s.Values = append(s.Values, value{})
@@ -631,8 +611,8 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 			ss = append(ss, s)
 		}
 		out = append(out, figure{Heading: "Space on disk: " + w,
-			Caption: "The data directory after the run, settled (flushed and compacted) where the engine could settle; MB, median over the cells of each dataset.",
-			Charts:  []*svgChart{barChart(fmt.Sprintf("space-%d", wi+1), cats, ss, "MB", "%.1f", false)}, Table: tb})
+			Caption: "The data directory after the run, settled (flushed and compacted) where the engine could settle; MiB (2^20 bytes), median over the cells of each dataset.",
+			Charts:  []*svgChart{barChart(fmt.Sprintf("space-%d", wi+1), cats, ss, "MiB", "%.1f", false)}, Table: tb})
 	}
 	return out
 }
@@ -842,13 +822,13 @@ func header(p *Page) (what, machine, lims []kv) {
 		}
 		add(&stops, stop)
 		if c.Conditions.MemoryBytes > 0 {
-			add(&memories, fmt.Sprintf("%d MB", c.Conditions.MemoryBytes>>20))
+			add(&memories, fmt.Sprintf("%d MiB", c.Conditions.MemoryBytes>>20))
 		}
 		if c.Conditions.IOPS > 0 {
 			add(&iops, fmt.Sprint(c.Conditions.IOPS))
 		}
 		if c.Conditions.BPS > 0 {
-			add(&bps, fmt.Sprintf("%.1f MB/s", float64(c.Conditions.BPS)/1e6))
+			add(&bps, fmt.Sprintf("%.1f MiB/s", float64(c.Conditions.BPS)/mib))
 		}
 		repeats = max(repeats, c.Repeat)
 		if f.OK() {

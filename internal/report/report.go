@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"shootout/internal/result"
+	"shootout/internal/stats"
 )
 
 // group is one table: cells that differ only by target, clients,
@@ -57,7 +58,8 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 					m, ok, why := meanMs(g.files, t, label, op)
 					row = append(row, cellText(m, ok, why))
 					if ok && bok && bm > 0 {
-						row = append(row, fmt.Sprintf("%.2f", m/bm))
+						mark := noiseMark(opRepeats(g.files, base, label, op), opRepeats(g.files, t, label, op))
+						row = append(row, fmt.Sprintf("%.2f%s", m/bm, mark))
 					} else {
 						row = append(row, "-")
 					}
@@ -65,45 +67,38 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			}
 			tw.Flush()
+			if len(others) > 0 {
+				fmt.Fprintf(w, "  %s\n", noiseLegend)
+			}
 			for _, t := range g.targets {
 				if unlimited[t] != "" {
 					fmt.Fprintf(w, "  * %s: %s\n", t, unlimited[t])
 				}
 			}
 		}
-		fmt.Fprintf(w, "\n%s: throughput and cost per transaction (medians over repeats)\n", g.title)
+		fmt.Fprintf(w, "\n%s: throughput and cost per transaction, each the median over the n repeats that succeeded (%s = not measured)\n", g.title, notMeasured)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "target\tclients/load\ttps\tqps\tp95 ms\terr/s\tsrv CPU ms/tx\tdisk KB written/tx\tlog+data KB/tx\twrite amp\tclient CPU ms/tx\tspace MB\tsettled MB\tload s\tversion\t")
+		head := []string{"target", "clients/load", "n"}
+		for _, c := range costColumns {
+			head = append(head, c.name)
+		}
+		fmt.Fprintln(tw, strings.Join(append(head, "version"), "\t")+"\t")
 		for _, t := range g.targets {
 			for _, label := range g.labels {
 				fs := pick(g.files, t, label)
 				if len(fs) == 0 {
 					continue
 				}
-				f := fs[len(fs)/2]
-				if !f.OK() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", t, label, shortStatus(f.Status))
+				n := okRepeats(fs)
+				if n == 0 {
+					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, shortStatus(fs[0].Status), strings.Repeat("\t", len(costColumns)))
 					continue
 				}
-				tp := f.Throughput
-				errps := 0.0
-				if tp.Seconds > 0 {
-					errps = float64(tp.Errors) / tp.Seconds
+				row := []string{t, label, fmt.Sprint(n)}
+				for _, c := range costColumns {
+					row = append(row, columnText(fs, c))
 				}
-				load := fmt.Sprintf("%.1f", f.Load.Seconds)
-				if f.Load.Reused {
-					load = "reused"
-				}
-				wa := "-"
-				if f.Server.WriteAmplification != nil {
-					wa = fmt.Sprintf("%.1f", *f.Server.WriteAmplification)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\t\n", t, label,
-					median(fs, func(f *result.File) float64 { return f.Throughput.TPS }),
-					median(fs, func(f *result.File) float64 { return f.Throughput.QPS }),
-					tp.Latency.P95Ms, errps,
-					serverFig(f, f.Server.CPUSecondsPerOp*1000, "%.3f"), serverFig(f, f.Server.WriteBytesPerOp/1024, "%.1f"), engineWritesText(f), wa,
-					f.Client.CPUSecondsPerOp*1000, mbText(f.Space.Bytes), mbText(f.Space.SettledBytes), load, f.Target.Version)
+				fmt.Fprintln(tw, strings.Join(append(row, versionOf(fs)), "\t")+"\t")
 			}
 		}
 		tw.Flush()
@@ -135,7 +130,7 @@ func groups(files []*result.File) []*group {
 		if !ok {
 			title := fmt.Sprintf("%s, dataset %s", c.Workload, c.Dataset)
 			if cd.MemoryBytes > 0 {
-				title += fmt.Sprintf(", memory %dM", cd.MemoryBytes>>20)
+				title += fmt.Sprintf(", memory %d MiB", cd.MemoryBytes>>20)
 			}
 			if cd.CPUs != "" {
 				title += ", cpus " + cd.CPUs
@@ -219,22 +214,25 @@ func meanMs(files []*result.File, target, label, op string) (float64, bool, stri
 		}
 		return 0, false, why
 	}
-	sort.Float64s(vals)
-	return vals[len(vals)/2], true, ""
+	return stats.Median(vals), true, ""
 }
 
+// median is the median over the successful repeats in fs, 0 when none
+// succeeded (callers check that first).
 func median(fs []*result.File, v func(*result.File) float64) float64 {
-	var xs []float64
+	x, _, _ := repeatFigureOf(fs, func(f *result.File) (float64, bool) { return v(f), true })
+	return x
+}
+
+// versionOf is the server version the repeats ran, or the versions.
+func versionOf(fs []*result.File) string {
+	var vs []string
 	for _, f := range fs {
-		if f.OK() {
-			xs = append(xs, v(f))
+		if f.OK() && f.Target.Version != "" && !contains(vs, f.Target.Version) {
+			vs = append(vs, f.Target.Version)
 		}
 	}
-	if len(xs) == 0 {
-		return 0
-	}
-	sort.Float64s(xs)
-	return xs[len(xs)/2]
+	return strings.Join(vs, " / ")
 }
 
 func cellText(v float64, ok bool, why string) string {
@@ -242,20 +240,6 @@ func cellText(v float64, ok bool, why string) string {
 		return shortStatus(why)
 	}
 	return fmt.Sprintf("%.3f", v)
-}
-
-func serverFig(f *result.File, v float64, format string) string {
-	if !f.Server.Measured {
-		return "n/a"
-	}
-	return fmt.Sprintf(format, v)
-}
-
-func mbText(b int64) string {
-	if b == 0 {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.1f", float64(b)/1e6)
 }
 
 func shortStatus(s string) string {
@@ -286,7 +270,7 @@ func without(xs []string, x string) []string {
 
 // spaceTable is the seed's space figure: per workload and dataset, the
 // settled size of the tables and indexes on each target (median over the
-// cells that measured it), in MB.
+// cells that measured it), in MiB.
 func spaceTable(w io.Writer, files []*result.File) {
 	type key struct{ workload, dataset string }
 	var keys []key
@@ -309,7 +293,7 @@ func spaceTable(w io.Writer, files []*result.File) {
 	if len(keys) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nspace: tables and indexes after settling (MB, median over cells)\n")
+	fmt.Fprintf(w, "\nspace: tables and indexes after settling (MiB, median over cells)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workload\tdataset\t"+strings.Join(targets, "\t")+"\t")
 	for _, k := range keys {
@@ -404,12 +388,3 @@ func unlimitedTargets(files []*result.File) map[string]string {
 	return out
 }
 
-// engineWritesText is what the server's own counters say it wrote per
-// operation, log + data, in KB; "-" where it keeps none shootout reads.
-func engineWritesText(f *result.File) string {
-	ew := f.Server.EngineWrites
-	if ew == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f+%.1f", ew.LogBytesPerOp/1024, ew.DataBytesPerOp/1024)
-}

@@ -41,10 +41,10 @@ func TestSeedTableRowsRatiosAndFailures(t *testing.T) {
 	if len(rows) < 2 || !strings.HasPrefix(strings.TrimSpace(rows[0]), "1/0") {
 		t.Fatalf("rows not ordered by clients:\n%s", out)
 	}
-	if f := strings.Fields(rows[0]); f[1] != "1.000" || f[2] != "3.000" || f[3] != "3.00" {
-		t.Fatalf("1/0 row %q: want baseline 1.000, innodb 3.000, ratio 3.00", rows[0])
+	if f := strings.Fields(rows[0]); f[1] != "1.000" || f[2] != "3.000" || f[3] != "3.00?" {
+		t.Fatalf("1/0 row %q: want baseline 1.000, innodb 3.000, ratio 3.00? (one run each: noise unknown)", rows[0])
 	}
-	if f := strings.Fields(rows[1]); f[3] != "2.50" {
+	if f := strings.Fields(rows[1]); f[3] != "2.50?" {
 		t.Fatalf("2/0 row %q: want ratio 2.50", rows[1])
 	}
 	if !strings.Contains(out, "failed: start postgres") || !strings.Contains(out, "1 failed cell(s)") {

@@ -11,8 +11,9 @@ import (
 // verdict is the report's summary in plain sentences, computed from the
 // cells: per group, who was fastest at the lightest and at the heaviest
 // load, who wrote fewer bytes per transaction and who took less space;
-// then how many cells failed. Differences under 5% are called even, since
-// repeats on one machine rarely agree closer than that.
+// then how many cells failed. A difference in time is called one only when
+// the repeats put it beyond their noise; with too few repeats, differences
+// under 5% are called even and larger ones are flagged as untested.
 func verdict(gs []*group, baseline string, files []*result.File) []string {
 	var out []string
 	manyOps := false
@@ -76,7 +77,7 @@ func verdict(gs []*group, baseline string, files []*result.File) []string {
 		}
 		if s := byTarget(g, "took", "space on disk", "less", func(f *result.File) (float64, bool) {
 			return float64(spaceOf(f)), spaceOf(f) > 0
-		}, func(v float64) string { return fmt.Sprintf("%.1f MB", v/1e6) }); s != "" {
+		}, func(v float64) string { return fmt.Sprintf("%.1f MiB", v/mib) }); s != "" {
 			parts = append(parts, s)
 		}
 		if len(parts) == 0 {
@@ -131,40 +132,78 @@ func capWord(s string) string {
 	return s
 }
 
-// fastestClause compares the targets' mean time of op at one label.
+// fastestClause compares the targets' mean time of op at one label. Only
+// servers are ranked: an embedded target (SQLite, inside the shootout
+// process) has no network hop and no CPU of its own, so it is reported
+// beside them, never named "fastest" among them. A difference is called
+// one only when the repeats say it is beyond the noise.
 func fastestClause(g *group, op, label string) string {
 	type tm struct {
 		t string
 		v float64
 	}
-	var xs []tm
+	var xs, inProcess []tm
 	for _, t := range g.targets {
 		if m, ok, _ := meanMs(g.files, t, label, op); ok && m > 0 {
-			xs = append(xs, tm{t, m})
+			if embeddedTarget(g.files, t) {
+				inProcess = append(inProcess, tm{t, m})
+			} else {
+				xs = append(xs, tm{t, m})
+			}
 		}
 	}
-	if len(xs) < 2 {
+	at := "at " + labelText(label) + ","
+	var s string
+	if len(xs) >= 2 {
+		sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+		fast, next, slow := xs[0], xs[1], xs[len(xs)-1]
+		r := next.v / fast.v
+		switch mark := noiseMark(opRepeats(g.files, fast.t, label, op), opRepeats(g.files, next.t, label, op)); {
+		case mark == withinNoise:
+			s = fmt.Sprintf("%s %s and %s were within the noise of their repeats (%s apart)", at, fast.t, next.t, times(r))
+		case mark == tooFew && r < 1.05:
+			s = fmt.Sprintf("%s %s and %s were even (within 5%%; too few repeats to measure the noise)", at, fast.t, next.t)
+		case len(xs) > 2:
+			s = fmt.Sprintf("%s %s was fastest, %s faster than %s", at, fast.t, times(r), next.t)
+		default:
+			s = fmt.Sprintf("%s %s was %s faster than %s", at, fast.t, times(r), next.t)
+		}
+		if mark := noiseMark(opRepeats(g.files, fast.t, label, op), opRepeats(g.files, next.t, label, op)); mark == tooFew && r >= 1.05 {
+			s += " (too few repeats to tell this from noise: run with --repeat 5)"
+		}
+		if len(xs) > 2 && slow != next && slow.v/fast.v >= 1.05 {
+			s += fmt.Sprintf("; %s was %s slower than %s", slow.t, times(slow.v/fast.v), fast.t)
+		}
+	}
+	for _, e := range inProcess {
+		clause := fmt.Sprintf("embedded %s (inside the shootout process: no network hop, CPU shared with the client) took %.3f ms", e.t, e.v)
+		if len(xs) > 0 {
+			sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+			clause += fmt.Sprintf(", %s the time of the fastest server", times(e.v/xs[0].v))
+		}
+		if s == "" {
+			s = at + " " + clause
+		} else {
+			s += "; " + clause
+		}
+	}
+	if len(xs) < 2 && len(inProcess) == 0 {
 		return ""
 	}
-	sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
-	fast, next, slow := xs[0], xs[1], xs[len(xs)-1]
-	at := "at " + labelText(label) + ","
-	r := next.v / fast.v
-	if r < 1.05 {
-		s := fmt.Sprintf("%s %s and %s were even (within 5%%)", at, fast.t, next.t)
-		if len(xs) > 2 && slow.v/fast.v >= 1.05 {
-			s += fmt.Sprintf(", %s %s slower", slow.t, times(slow.v/fast.v))
-		}
-		return s
-	}
-	s := fmt.Sprintf("%s %s was %s faster than %s", at, fast.t, times(r), next.t)
-	if len(xs) > 2 {
-		s = fmt.Sprintf("%s %s was fastest, %s faster than %s", at, fast.t, times(r), next.t)
-		if slow != next {
-			s += fmt.Sprintf(" and %s faster than %s", times(slow.v/fast.v), slow.t)
-		}
+	if len(xs)+len(inProcess) < 2 {
+		return ""
 	}
 	return s
+}
+
+// embeddedTarget is true when the target ran inside shootout.
+func embeddedTarget(files []*result.File, target string) bool {
+	for _, f := range files {
+		if f.Cell.Target == target && embedded(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // byTarget compares one figure (median over a target's successful cells)
@@ -227,10 +266,10 @@ func times(r float64) string { return fmt.Sprintf("%.1f×", r) }
 
 func kbText(b float64) string {
 	if b >= 1<<20 {
-		return fmt.Sprintf("%.1f MB", b/(1<<20))
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
 	}
 	if b >= 1024 {
-		return fmt.Sprintf("%.1f KB", b/1024)
+		return fmt.Sprintf("%.1f KiB", b/1024)
 	}
 	return fmt.Sprintf("%.0f bytes", b)
 }

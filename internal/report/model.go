@@ -1,0 +1,173 @@
+package report
+
+import (
+	"fmt"
+
+	"shootout/internal/result"
+	"shootout/internal/stats"
+)
+
+// This file is the cell model the terminal, CSV and HTML share: which
+// repeats make a figure, how they are combined, and how a figure that was
+// not measured is shown. Every figure of a (target, label) row is the
+// median over the repeats that succeeded and measured it; a figure no
+// repeat measured is "n/a" on screen and an empty CSV field, never 0.
+
+// notMeasured is how the terminal and HTML show a figure no repeat has.
+const notMeasured = "n/a"
+
+// repeatFigureOf is the median over the successful repeats in fs that
+// measured the figure, and how many did.
+func repeatFigureOf(fs []*result.File, get func(*result.File) (float64, bool)) (v float64, n int, ok bool) {
+	var xs []float64
+	for _, f := range fs {
+		if !f.OK() {
+			continue
+		}
+		if x, measured := get(f); measured {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return 0, 0, false
+	}
+	return stats.Median(xs), len(xs), true
+}
+
+// costColumn is one column of the cost table, in the unit its name says.
+type costColumn struct {
+	name, format string
+	get          func(*result.File) (float64, bool)
+}
+
+const kib, mib = 1024.0, 1024.0 * 1024.0
+
+func perTx(f *result.File) bool { return f.Throughput.Events > 0 }
+func server(f *result.File) bool { return f.Server.Measured && perTx(f) }
+
+// costColumns are the figures that explain the times, shared by the
+// terminal's and the HTML report's cost tables.
+var costColumns = []costColumn{
+	{"tps", "%.1f", func(f *result.File) (float64, bool) { return f.Throughput.TPS, perTx(f) }},
+	{"qps", "%.1f", func(f *result.File) (float64, bool) { return f.Throughput.QPS, perTx(f) }},
+	{"p95 ms", "%.2f", func(f *result.File) (float64, bool) {
+		return f.Throughput.Latency.P95Ms, f.Throughput.Latency.Count > 0
+	}},
+	{"err/s", "%.2f", func(f *result.File) (float64, bool) {
+		if f.Throughput.Seconds <= 0 {
+			return 0, false
+		}
+		return float64(f.Throughput.Errors) / f.Throughput.Seconds, true
+	}},
+	{"srv CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) { return 1000 * f.Server.CPUSecondsPerOp, server(f) }},
+	{"disk KiB written/tx", "%.2f", func(f *result.File) (float64, bool) { return f.Server.WriteBytesPerOp / kib, server(f) }},
+	{"log KiB/tx", "%.2f", func(f *result.File) (float64, bool) {
+		if f.Server.EngineWrites == nil {
+			return 0, false
+		}
+		return f.Server.EngineWrites.LogBytesPerOp / kib, true
+	}},
+	{"data KiB/tx", "%.2f", func(f *result.File) (float64, bool) {
+		if f.Server.EngineWrites == nil {
+			return 0, false
+		}
+		return f.Server.EngineWrites.DataBytesPerOp / kib, true
+	}},
+	{"write amp", "%.1f", func(f *result.File) (float64, bool) {
+		if f.Server.WriteAmplification == nil {
+			return 0, false
+		}
+		return *f.Server.WriteAmplification, true
+	}},
+	{"disk KiB read/tx", "%.2f", func(f *result.File) (float64, bool) { return f.Server.ReadBytesPerOp / kib, server(f) }},
+	{"ctx switches/tx", "%.1f", func(f *result.File) (float64, bool) { return f.Server.ContextSwitchesPerOp, server(f) }},
+	{"client CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
+		// embedded SQLite runs in the client: its CPU is the server's column
+		return 1000 * f.Client.CPUSecondsPerOp, perTx(f) && !embedded(f)
+	}},
+	{"peak RSS MiB", "%.0f", func(f *result.File) (float64, bool) {
+		return float64(f.Server.PeakRSSBytes) / mib, f.Server.Measured && f.Server.PeakRSSBytes > 0
+	}},
+	{"space MiB", "%.1f", func(f *result.File) (float64, bool) { return float64(f.Space.Bytes) / mib, f.Space.Bytes > 0 }},
+	{"settled MiB", "%.1f", func(f *result.File) (float64, bool) {
+		return float64(f.Space.SettledBytes) / mib, f.Space.SettledBytes > 0
+	}},
+	{"load s", "%.1f", func(f *result.File) (float64, bool) { return f.Load.Seconds, !f.Load.Reused && f.Load.Seconds > 0 }},
+}
+
+// columnText is a column's median over repeats, or n/a.
+func columnText(fs []*result.File, c costColumn) string {
+	v, _, ok := repeatFigureOf(fs, c.get)
+	if !ok {
+		return notMeasured
+	}
+	return fmt.Sprintf(c.format, v)
+}
+
+// okRepeats counts the repeats a row's medians come from.
+func okRepeats(fs []*result.File) int {
+	n := 0
+	for _, f := range fs {
+		if f.OK() {
+			n++
+		}
+	}
+	return n
+}
+
+// embedded is a target that runs inside shootout (SQLite): no network hop,
+// and its CPU cannot be told apart from the client's.
+func embedded(f *result.File) bool {
+	return f.Target.Flavor == "sqlite" || f.Cell.Target == "sqlite"
+}
+
+// mibText is a size in MiB, or n/a when it was not measured.
+func mibText(b int64) string {
+	if b <= 0 {
+		return notMeasured
+	}
+	return fmt.Sprintf("%.1f", float64(b)/mib)
+}
+
+// spaceColumn is a size in MiB, measured when the server reported it.
+func spaceColumn(size func(*result.File) int64) costColumn {
+	return costColumn{"MiB", "%.1f", func(f *result.File) (float64, bool) { return float64(size(f)) / mib, size(f) > 0 }}
+}
+
+// opRepeats is each successful repeat's trimmed mean time of op: the
+// sample the "× slower" ratios are tested on.
+func opRepeats(files []*result.File, target, label, op string) []float64 {
+	var xs []float64
+	for _, f := range pick(files, target, label) {
+		if o, ok := f.Ops[op]; f.OK() && ok && o.Count > 0 {
+			xs = append(xs, o.MeanMs)
+		}
+	}
+	return xs
+}
+
+// Noise marks, beside a ratio, what the repeats say about it.
+const (
+	withinNoise = "~" // not significant: exact Mann-Whitney over repeats, p >= 0.05
+	tooFew      = "?" // too few repeats for any difference to be significant
+)
+
+// noiseMark tells a ratio of two targets' times apart from the noise of
+// their repeats: "" when significant, "~" when not, "?" when there are too
+// few repeats to ever tell (one run each has no noise estimate at all).
+func noiseMark(a, b []float64) string {
+	if len(a) < 2 || len(b) < 2 {
+		return tooFew
+	}
+	c := stats.Compare(a, b, 0.05)
+	switch {
+	case c.NeedN > 0:
+		return tooFew
+	case !c.Significant:
+		return withinNoise
+	}
+	return ""
+}
+
+// noiseLegend explains the marks.
+const noiseLegend = "~ = within the noise (exact Mann-Whitney U over the repeats, p ≥ 0.05); ? = too few repeats to tell (4+ per cell can; one run has no noise estimate)"
