@@ -42,7 +42,7 @@ type costColumn struct {
 
 const kib, mib = 1024.0, 1024.0 * 1024.0
 
-func perTx(f *result.File) bool { return f.Throughput.Events > 0 }
+func perTx(f *result.File) bool  { return f.Throughput.Events > 0 }
 func server(f *result.File) bool { return f.Server.Measured && perTx(f) }
 
 // costColumns are the figures that explain the times, shared by the

@@ -387,4 +387,3 @@ func unlimitedTargets(files []*result.File) map[string]string {
 	}
 	return out
 }
-
