@@ -320,3 +320,23 @@ func TestNeighbourStoppedAtOnceStillReports(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowCountersAreDifferences(t *testing.T) {
+	cases := []struct{ before, after, want string }{
+		{"5", "12", "7"},
+		{"8:0 Read 10\n8:0 Write 4\nTotal 14", "8:0 Read 15\n8:0 Write 9\nTotal 24", "8:0 Read 5\n8:0 Write 5\nTotal 10"},
+		{"8:0 rbytes=100 wbytes=50 rios=3 wios=2", "8:0 rbytes=400 wbytes=90 rios=7 wios=6", "8:0 rbytes=300 wbytes=40 rios=4 wios=4"},
+	}
+	for _, c := range cases {
+		got, err := subtractCounters(c.before, c.after)
+		if err != nil || got != c.want {
+			t.Errorf("subtract(%q, %q) = %q, %v; want %q", c.before, c.after, got, err, c.want)
+		}
+	}
+	if _, err := subtractCounters("8:0 Read 1", "8:0 Read 1\n8:16 Read 4"); err == nil {
+		t.Error("a device that appeared during the window must not be subtracted blindly")
+	}
+	if !isGauge("memory.stat.rss") || !isGauge("cpuset.cpus") || isGauge("memory.failcnt") || isGauge("cpu.stat.nr_throttled") {
+		t.Error("gauges and counters confused")
+	}
+}

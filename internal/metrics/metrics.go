@@ -35,10 +35,25 @@ type Usage struct {
 // includes children already reaped (cutime/cstime); IO of processes that
 // came and went between two readings is lost, which for the servers here
 // means short-lived PostgreSQL autovacuum workers only.
-func ReadTree(roots []int) Usage {
+func ReadTree(roots []int) Usage { return readUsage(roots, false) }
+
+// embeddedIn is true when the "server" is the calling process itself (an
+// embedded database): then its children are not the engine but helpers
+// such as a fio neighbour, and are left out, as is the CPU of children
+// already reaped.
+func embeddedIn(roots []int) bool { return len(roots) == 1 && roots[0] == os.Getpid() }
+
+func readUsage(roots []int, own bool) Usage {
 	var u Usage
-	for _, pid := range treePIDs(roots) {
+	pids := treePIDs(roots)
+	if own {
+		pids = roots
+	}
+	for _, pid := range pids {
 		p := readProc(pid)
+		if own {
+			p.cpu = p.ownCPU
+		}
 		u.CPUSeconds += p.cpu
 		u.ReadBytes += p.read
 		u.WriteBytes += p.write
@@ -50,7 +65,8 @@ func ReadTree(roots []int) Usage {
 }
 
 type procUsage struct {
-	cpu         float64
+	cpu         float64 // the process's and its reaped children's
+	ownCPU      float64 // the process's alone
 	read, write int64
 	rss         int64
 	ppid        int
@@ -76,6 +92,12 @@ func readProc(pid int) procUsage {
 		ticks += n
 	}
 	p.cpu = float64(ticks) / clockTicks
+	var own int64
+	for _, i := range []int{11, 12} { // utime stime
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		own += n
+	}
+	p.ownCPU = float64(own) / clockTicks
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
 	p.rss = pages * int64(os.Getpagesize())
 	p.ctx = threadCtxSwitches(pid)
@@ -213,6 +235,7 @@ func DirBytes(dir string) int64 {
 // Sampler watches a server for the length of a run.
 type Sampler struct {
 	pids       []int
+	own        bool // an embedded server: the process itself, not its children
 	start, end Usage
 	startSelf  float64
 	endSelf    float64
@@ -225,7 +248,8 @@ type Sampler struct {
 
 // Start takes the first reading and samples RSS and load every interval.
 func Start(pids []int, every time.Duration) *Sampler {
-	s := &Sampler{pids: pids, start: ReadTree(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1()}
+	s := &Sampler{pids: pids, own: embeddedIn(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1()}
+	s.start = readUsage(pids, s.own)
 	s.peakRSS = s.start.RSSBytes
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
@@ -239,7 +263,7 @@ func Start(pids []int, every time.Duration) *Sampler {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				u := ReadTree(pids)
+				u := readUsage(pids, s.own)
 				l := LoadAvg1()
 				s.mu.Lock()
 				if u.RSSBytes > s.peakRSS {
@@ -269,7 +293,7 @@ type Report struct {
 
 // Stop takes the last reading.
 func (s *Sampler) Stop() Report {
-	s.end = ReadTree(s.pids)
+	s.end = readUsage(s.pids, s.own)
 	s.endSelf = SelfCPU()
 	s.stop()
 	s.wg.Wait()

@@ -100,3 +100,24 @@ func TestSamplerReportsDeltas(t *testing.T) {
 		t.Fatal("meminfo")
 	}
 }
+
+// TestEmbeddedServerCPULeavesChildrenOut: for embedded SQLite the server
+// is shootout itself, and a fio neighbour is its child; the child's CPU is
+// not the engine's.
+func TestEmbeddedServerCPULeavesChildrenOut(t *testing.T) {
+	s := Start([]int{os.Getpid()}, 100*time.Millisecond)
+	child := exec.Command("sh", "-c", "end=$(($(date +%s)+2)); while [ $(date +%s) -lt $end ]; do :; done")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	tree := ReadTree([]int{os.Getpid()})
+	r := s.Stop()
+	child.Wait()
+	if r.ServerCPUSeconds > 0.5 {
+		t.Fatalf("embedded server CPU %.2f s includes a busy child's", r.ServerCPUSeconds)
+	}
+	if tree.Processes < 2 {
+		t.Fatalf("the process tree should hold the child: %d processes", tree.Processes)
+	}
+}

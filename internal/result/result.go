@@ -142,6 +142,11 @@ type Server struct {
 	// workload's committed operations changed (its "logical_bytes"
 	// counter); nil when the workload does not count them or changed none.
 	WriteAmplification *float64 `json:"write_amplification,omitempty"`
+	// WriteBackS is how long the write-back at the end of the window took
+	// (InnoDB's dirty pages, a PostgreSQL checkpoint, MyRocks' memtable
+	// flush, SQLite's WAL checkpoint): its bytes are in WriteBytes, so
+	// engines that defer writes are counted like those that do not.
+	WriteBackS float64 `json:"writeback_s"`
 	// EngineWrites splits what the server wrote by its own counters;
 	// nil when the server keeps none shootout knows.
 	EngineWrites *EngineWrites `json:"engine_writes,omitempty"`
@@ -181,6 +186,9 @@ type Load struct {
 	TableRowsPerS map[string]float64 `json:"table_rows_per_s,omitempty"`
 	IndexS        float64            `json:"index_s"`
 	SchemaDDL     int                `json:"schema_statements"`
+	// Note says what settling could not finish (InnoDB pages still dirty
+	// when its wait ran out).
+	Note string `json:"note,omitempty"`
 }
 
 // Client is what shootout itself cost, so readers can see it was not the

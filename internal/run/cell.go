@@ -195,9 +195,11 @@ func (c *cellRun) start(ctx context.Context) error {
 // their times. Then the disk caps take hold.
 func (c *cellRun) settleLoad(ctx context.Context) error {
 	settled := time.Now()
-	if err := c.inst.Settle(ctx); err != nil {
+	note, err := c.inst.Settle(ctx)
+	if err != nil {
 		return fmt.Errorf("settle after the load: %w", err)
 	}
+	c.f.Load.Note = note
 	c.f.Load.SettleS = time.Since(settled).Seconds()
 	if c.group != nil && (c.lim.Server.IOPS > 0 || c.lim.Server.BPS > 0) {
 		if err := c.group.ApplyIO(); err != nil {
@@ -247,10 +249,11 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 
 	dir := c.inst.DataDir()
 	f.Space.Bytes = metrics.DirBytes(dir)
-	if err := c.inst.Settle(checkCtx); err != nil {
+	if note, err := c.inst.Settle(checkCtx); err != nil {
 		f.Space.Note = "settle failed: " + err.Error()
 	} else {
 		f.Space.SettledBytes = metrics.DirBytes(dir)
+		f.Space.Note = note
 	}
 	if dir == "" {
 		f.Space.Note = "external server: data directory unknown"

@@ -187,6 +187,11 @@ func (x *externalInstance) Settings(ctx context.Context) (map[string]string, err
 }
 
 // Settle does nothing on a server shootout does not own.
-func (x *externalInstance) Settle(ctx context.Context) error { return nil }
+func (x *externalInstance) Settle(ctx context.Context) (string, error) { return "", nil }
+
+// WriteBack does nothing either: its disk is not measured.
+func (x *externalInstance) WriteBack(ctx context.Context) (string, error) {
+	return "external server: nothing written back (shootout does not own it)", nil
+}
 
 func (x *externalInstance) Stop(ctx context.Context) error { return x.db.Close() }

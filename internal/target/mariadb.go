@@ -232,47 +232,77 @@ func (in *mariadbInstance) Settings(ctx context.Context) (map[string]string, err
 // Settle flushes what the engine holds in memory so the data directory
 // shows the space the data will keep: MyRocks memtables flushed and
 // compacted, InnoDB dirty pages written.
-func (in *mariadbInstance) Settle(ctx context.Context) error {
-	if in.engine == "innodb" {
-		// settling also runs before the measured part: put the dirty-page
-		// target back afterwards so the run flushes as configured
-		var pct, capacity, capacityMax string
-		if err := in.db.QueryRowContext(ctx, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct, @@GLOBAL.innodb_io_capacity, @@GLOBAL.innodb_io_capacity_max").
-			Scan(&pct, &capacity, &capacityMax); err != nil {
-			return err
-		}
-		defer in.execAll(context.WithoutCancel(ctx), "SET GLOBAL innodb_max_dirty_pages_pct="+pct,
-			"SET GLOBAL innodb_io_capacity="+capacity, "SET GLOBAL innodb_io_capacity_max="+capacityMax)
-		// the page cleaner writes io_capacity pages a second when idle:
-		// 200 by default, seconds for a freshly loaded small set
-		if err := in.execAll(ctx, "SET GLOBAL innodb_io_capacity_max=20000", "SET GLOBAL innodb_io_capacity=20000"); err != nil {
-			return err
-		}
+func (in *mariadbInstance) Settle(ctx context.Context) (string, error) {
+	note, err := in.WriteBack(ctx)
+	if err != nil {
+		return note, err
 	}
-	var qs []string
+	qs := []string{"FLUSH TABLES"}
+	if in.engine == "rocksdb" {
+		qs = []string{"SET GLOBAL rocksdb_compact_cf='default'"}
+	}
+	return note, in.execAll(ctx, qs...)
+}
+
+// WriteBack writes what the engine holds dirty in memory: InnoDB's dirty
+// pages, MyRocks' memtables, the key caches of Aria and MyISAM.
+func (in *mariadbInstance) WriteBack(ctx context.Context) (string, error) {
 	switch in.engine {
-	case "rocksdb":
-		qs = []string{"SET GLOBAL rocksdb_force_flush_memtable_now=1", "SET GLOBAL rocksdb_compact_cf='default'"}
 	case "innodb":
-		qs = []string{"SET GLOBAL innodb_max_dirty_pages_pct=0", "FLUSH TABLES"}
-	default:
-		qs = []string{"FLUSH TABLES"}
+		return in.flushDirtyPages(ctx, WriteBackLimit)
+	case "rocksdb":
+		// the flush is synchronous: it returns once the memtables are files
+		return "", in.execAll(ctx, "SET GLOBAL rocksdb_force_flush_memtable_now=1")
 	}
-	if err := in.execAll(ctx, qs...); err != nil {
-		return err
+	return "", in.execAll(ctx, "FLUSH TABLES")
+}
+
+// WriteBackLimit bounds the wait for a write-back: past it the cell goes
+// on, with a note of what was left unwritten.
+const WriteBackLimit = 60 * time.Second
+
+// flushDirtyPages asks InnoDB's page cleaner to write every dirty page at
+// full speed and waits for it, at most limit; then it puts the cleaner's
+// settings back, because the rest of the cell must run as configured: a
+// failure to restore them fails the cell.
+func (in *mariadbInstance) flushDirtyPages(ctx context.Context, limit time.Duration) (note string, err error) {
+	var pct, capacity, capacityMax string
+	if err := in.db.QueryRowContext(ctx, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct, @@GLOBAL.innodb_io_capacity, @@GLOBAL.innodb_io_capacity_max").
+		Scan(&pct, &capacity, &capacityMax); err != nil {
+		return "", err
 	}
-	if in.engine == "innodb" {
-		// wait (bounded) for the page cleaner to write what is dirty
-		for i := 0; i < 100; i++ {
-			var name string
-			var dirty int64
-			if err := in.db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'").Scan(&name, &dirty); err != nil || dirty == 0 {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
+	defer func() {
+		restore := in.execAll(context.WithoutCancel(ctx), "SET GLOBAL innodb_max_dirty_pages_pct="+pct,
+			"SET GLOBAL innodb_io_capacity="+capacity, "SET GLOBAL innodb_io_capacity_max="+capacityMax)
+		if restore != nil && err == nil {
+			err = fmt.Errorf("put InnoDB's page cleaner settings back after writing dirty pages: %w", restore)
+		}
+	}()
+	// the page cleaner writes io_capacity pages a second when idle: 200 by
+	// default, seconds for a freshly loaded small set
+	if err := in.execAll(ctx, "SET GLOBAL innodb_io_capacity_max=20000", "SET GLOBAL innodb_io_capacity=20000",
+		"SET GLOBAL innodb_max_dirty_pages_pct=0"); err != nil {
+		return "", err
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		var name string
+		var dirty int64
+		if err := in.db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'").Scan(&name, &dirty); err != nil {
+			return "", fmt.Errorf("read InnoDB's dirty pages: %w", err)
+		}
+		if dirty == 0 {
+			return "", nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Sprintf("%d InnoDB dirty pages were still unwritten after %s", dirty, limit), nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return nil
 }
 
 func (in *mariadbInstance) Stop(ctx context.Context) error {

@@ -254,8 +254,13 @@ func (in *postgresInstance) Settings(ctx context.Context) (map[string]string, er
 	return querySettings(ctx, in.db, "SELECT name, setting FROM pg_settings")
 }
 
-func (in *postgresInstance) Settle(ctx context.Context) error {
-	return in.execAll(ctx, "VACUUM", "CHECKPOINT")
+func (in *postgresInstance) Settle(ctx context.Context) (string, error) {
+	return "", in.execAll(ctx, "VACUUM", "CHECKPOINT")
+}
+
+// WriteBack writes the shared buffers the window dirtied: a checkpoint.
+func (in *postgresInstance) WriteBack(ctx context.Context) (string, error) {
+	return "", in.execAll(ctx, "CHECKPOINT")
 }
 
 // Stop asks for a fast shutdown (SIGINT): sessions are ended, a checkpoint

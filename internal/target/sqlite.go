@@ -113,9 +113,12 @@ func (in *sqliteInstance) Settings(ctx context.Context) (map[string]string, erro
 	return out, nil
 }
 
-func (in *sqliteInstance) Settle(ctx context.Context) error {
+func (in *sqliteInstance) Settle(ctx context.Context) (string, error) { return in.WriteBack(ctx) }
+
+// WriteBack moves the write-ahead log into the database file.
+func (in *sqliteInstance) WriteBack(ctx context.Context) (string, error) {
 	_, err := in.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-	return err
+	return "", err
 }
 
 func (in *sqliteInstance) Stop(ctx context.Context) error {

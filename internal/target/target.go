@@ -96,8 +96,14 @@ type Instance interface {
 	// (external) and the shootout process itself for embedded SQLite.
 	PIDs() []int
 	DataDir() string
-	// Settle flushes and compacts so space is measured as it will stay.
-	Settle(ctx context.Context) error
+	// Settle flushes and compacts so space is measured as it will stay;
+	// the note says what it could not finish in time.
+	Settle(ctx context.Context) (note string, err error)
+	// WriteBack writes what the engine holds dirty in memory (InnoDB's
+	// dirty pages, a PostgreSQL checkpoint, MyRocks' memtables, SQLite's
+	// WAL) without compacting: at the end of the measured window, so the
+	// bytes counted are what the window wrote, for every engine alike.
+	WriteBack(ctx context.Context) (note string, err error)
 	// Applied is what the target set from the budget and the plan.
 	Applied() map[string]string
 	Stop(ctx context.Context) error
