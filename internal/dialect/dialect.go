@@ -117,6 +117,25 @@ func (c ErrorClass) Retryable() bool {
 	return false
 }
 
+// ErrorCode is the server's own code of an error: "mysql:1213",
+// "postgres:40P01", "sqlite:5"; "" when the error did not come from a
+// server (a lost connection).
+func ErrorCode(err error) string {
+	var my *mysql.MySQLError
+	if errors.As(err, &my) {
+		return fmt.Sprintf("mysql:%d", my.Number)
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return "postgres:" + pg.Code
+	}
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		return fmt.Sprintf("sqlite:%d", int(lite.Code))
+	}
+	return ""
+}
+
 // Classify maps an error from any of the three drivers to its class.
 func Classify(err error) ErrorClass {
 	if err == nil {

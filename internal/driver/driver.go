@@ -282,6 +282,21 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			cl.c.other += int64(out.Other)
 			cl.c.busyNs += int64(lat)
 			cl.mu.Unlock()
+			if rc, ok := w.(workload.Reconnecter); ok && rc.WantsReconnect() {
+				keep(w)
+				w.Close()
+				nw, cerr := reconnect(ctx, connect, id)
+				if cerr != nil {
+					if ctx.Err() == nil {
+						fail(fmt.Errorf("client %d: reconnect: %w", id+1, cerr))
+					}
+					return nopWorker{}, false
+				}
+				cl.mu.Lock()
+				cl.c.reconnects++
+				cl.mu.Unlock()
+				return nw, true
+			}
 			return w, true
 		}
 		if ctx.Err() != nil {
@@ -313,10 +328,10 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			cl.mu.Lock()
 			cl.c.reconnects++
 			cl.mu.Unlock()
-		case class.Retryable():
+		case restart(w, err, class):
 			w.Abort(opCtx)
 			attempts++
-			if attempts > cfg.MaxRetries {
+			if attempts > cfg.MaxRetries && !unlimited(w, err) {
 				abandon(w)
 				cl.mu.Lock()
 				cl.c.failedOps++
@@ -332,6 +347,24 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			return w, false
 		}
 	}
+}
+
+// restart is whether a failed operation runs again: the worker's own
+// policy if it has one, else the error class's.
+func restart(w workload.Worker, err error, class dialect.ErrorClass) bool {
+	if p, ok := w.(workload.ErrorPolicy); ok {
+		again, _ := p.Restart(err)
+		return again
+	}
+	return class.Retryable()
+}
+
+func unlimited(w workload.Worker, err error) bool {
+	if p, ok := w.(workload.ErrorPolicy); ok {
+		_, u := p.Restart(err)
+		return u
+	}
+	return false
 }
 
 // abandon tells a worker whose operations resume after errors that this

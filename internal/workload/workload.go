@@ -144,6 +144,23 @@ func New(name string, params map[string]string) (Workload, error) {
 	return e.factory(params)
 }
 
+// ErrorPolicy is a Worker that decides itself which failed operations run
+// again (a workload matching another tool's semantics, such as sysbench's
+// --mysql-ignore-errors). Without it, the error classes that are
+// Retryable run again, at most max_retries times.
+type ErrorPolicy interface {
+	// Restart reports whether the operation that failed with err runs
+	// again, and whether without a limit on the attempts.
+	Restart(err error) (again, unlimited bool)
+}
+
+// Reconnecter is a Worker that wants a new connection now and then
+// (sysbench's --reconnect): after each operation the driver asks, and if
+// so closes the worker and connects a new one, counted as a reconnect.
+type Reconnecter interface {
+	WantsReconnect() bool
+}
+
 // Abandoner is a Worker whose operation spans several transactions and can
 // resume after a retryable error: Do picks up at the failed step. When the
 // driver gives up on the operation (retries exhausted, or the run ended

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"shootout/internal/dialect"
@@ -33,15 +34,29 @@ type Options struct {
 	RangeSelects    bool
 	AutoInc         bool
 	CreateSecondary bool
-	RandType        string
-	LoadParallel    int
+	// Secondary puts a plain index on id in place of the primary key.
+	Secondary bool
+	// CreateTableOptions is appended to CREATE TABLE (sysbench's
+	// mysql_table_options, e.g. ROW_FORMAT=COMPRESSED).
+	CreateTableOptions string
+	// Reconnect, when not 0, makes each client reconnect after that many
+	// events (sysbench's --reconnect).
+	Reconnect int
+	// Errors is which failed events run again: "sysbench" (its default
+	// --mysql-ignore-errors=1213,1020,1205, and on PostgreSQL deadlocks,
+	// serialization failures and duplicate keys, restarted as often as
+	// they fail; any other error ends the run) or "retry" (shootout's:
+	// every retryable class, rolled back, at most max_retries times).
+	Errors       string
+	RandType     string
+	LoadParallel int
 }
 
 func defaults() Options {
 	return Options{
 		Tables: 1, PointSelects: 10, SimpleRanges: 1, SumRanges: 1, OrderRanges: 1, DistinctRanges: 1,
 		IndexUpdates: 1, NonIndexUpdates: 1, DeleteInserts: 1, RangeSize: 100,
-		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4,
+		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4, Errors: "sysbench",
 	}
 }
 
@@ -87,8 +102,10 @@ func parse(params map[string]string) (Options, error) {
 		"sum_ranges": &o.SumRanges, "order_ranges": &o.OrderRanges, "distinct_ranges": &o.DistinctRanges,
 		"index_updates": &o.IndexUpdates, "non_index_updates": &o.NonIndexUpdates,
 		"delete_inserts": &o.DeleteInserts, "range_size": &o.RangeSize, "load_parallel": &o.LoadParallel,
+		"reconnect": &o.Reconnect,
 	}
-	bools := map[string]*bool{"skip_trx": &o.SkipTrx, "range_selects": &o.RangeSelects, "auto_inc": &o.AutoInc, "create_secondary": &o.CreateSecondary}
+	bools := map[string]*bool{"skip_trx": &o.SkipTrx, "range_selects": &o.RangeSelects, "auto_inc": &o.AutoInc, "create_secondary": &o.CreateSecondary,
+		"secondary": &o.Secondary}
 	var valid []string
 	for k := range ints {
 		valid = append(valid, k)
@@ -96,7 +113,7 @@ func parse(params map[string]string) (Options, error) {
 	for k := range bools {
 		valid = append(valid, k)
 	}
-	valid = append(valid, "rand_type")
+	valid = append(valid, "rand_type", "errors", "create_table_options")
 	sort.Strings(valid)
 	for k, v := range params {
 		switch {
@@ -112,6 +129,16 @@ func parse(params map[string]string) (Options, error) {
 				return o, fmt.Errorf("parameter %s=%q: want true or false", k, v)
 			}
 			*bools[k] = b
+		case k == "errors":
+			if v != "sysbench" && v != "retry" {
+				return o, fmt.Errorf("parameter errors=%q: want sysbench (its ignored errors, restarted as often as they fail) or retry (every retryable error, rolled back, at most max_retries times)", v)
+			}
+			o.Errors = v
+		case k == "create_table_options":
+			if strings.ContainsAny(v, ";") {
+				return o, fmt.Errorf("parameter create_table_options=%q: table options only, no ';'", v)
+			}
+			o.CreateTableOptions = v
 		case k == "rand_type":
 			if v != "uniform" && v != "special" {
 				return o, fmt.Errorf("parameter rand_type=%q: want uniform or special", v)
@@ -134,6 +161,9 @@ func parse(params map[string]string) (Options, error) {
 type Workload struct {
 	test test
 	opt  Options
+	// insertSeq numbers oltp_insert's client-chosen ids across all the
+	// clients of a run, so no two draw the same one (sysbench.rand.unique)
+	insertSeq atomic.Uint32
 }
 
 func (w *Workload) Name() string        { return w.test.name }
@@ -178,15 +208,29 @@ func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
 	if w.opt.AutoInc {
 		idType = d.AutoIncrementInt()
 	}
+	key := "PRIMARY KEY (id)"
+	if w.opt.Secondary {
+		// sysbench's secondary: a plain index on id, no primary key. Only
+		// MySQL declares one inline; the others get it after the load.
+		key = ""
+		if d.Flavor == dialect.MySQL {
+			key = "KEY xid (id)"
+		}
+		if idType == "INTEGER" {
+			idType = "INTEGER NOT NULL" // not SQLite's rowid alias without a key
+		}
+	}
+	opts := d.TableOptions()
+	if w.opt.CreateTableOptions != "" {
+		opts += " " + w.opt.CreateTableOptions
+	}
 	for i := 1; i <= w.opt.Tables; i++ {
+		cols := []string{"id " + idType, "k INTEGER DEFAULT '0' NOT NULL", "c CHAR(120) DEFAULT '' NOT NULL", "pad CHAR(60) DEFAULT '' NOT NULL"}
+		if key != "" {
+			cols = append(cols, key)
+		}
 		out = append(out, "DROP TABLE IF EXISTS "+table(i))
-		out = append(out, fmt.Sprintf(`CREATE TABLE %s(
-  id %s,
-  k INTEGER DEFAULT '0' NOT NULL,
-  c CHAR(120) DEFAULT '' NOT NULL,
-  pad CHAR(60) DEFAULT '' NOT NULL,
-  PRIMARY KEY (id)
-)%s`, table(i), idType, d.TableOptions()))
+		out = append(out, fmt.Sprintf("CREATE TABLE %s(\n  %s\n)%s", table(i), strings.Join(cols, ",\n  "), opts))
 	}
 	return out
 }
@@ -196,6 +240,9 @@ func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
 func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
 	var out []string
 	for i := 1; i <= w.opt.Tables; i++ {
+		if w.opt.Secondary && d.Flavor != dialect.MySQL {
+			out = append(out, fmt.Sprintf("CREATE INDEX xid_%d ON %s(id)", i, table(i)))
+		}
 		if w.opt.CreateSecondary {
 			out = append(out, fmt.Sprintf("CREATE INDEX k_%d ON %s(k)", i, table(i)))
 		}

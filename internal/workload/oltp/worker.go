@@ -3,6 +3,7 @@ package oltp
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -30,6 +31,11 @@ type worker struct {
 	begin string
 	buf   []byte
 	inTrx bool
+	// events counts this connection's events, for reconnect; discard
+	// makes Close drop the session instead of pooling it, so the next
+	// worker gets a new one
+	events  int
+	discard bool
 
 	// committed counters, and the pending ones of the open transaction
 	committed, pending counters
@@ -122,7 +128,37 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 		return workload.Outcome{}, err
 	}
 	wk.committed.add(wk.pending)
+	wk.events++
 	return wk.out, nil
+}
+
+// WantsReconnect is sysbench's --reconnect: a new session every N events.
+func (wk *worker) WantsReconnect() bool {
+	if n := wk.w.opt.Reconnect; n > 0 && wk.events >= n {
+		wk.discard = true
+		return true
+	}
+	return false
+}
+
+// sysbenchIgnored are the errors sysbench 1.0 restarts an event on by
+// default: --mysql-ignore-errors=1213,1020,1205, and what its PostgreSQL
+// driver treats as ignorable (deadlock, serialization failure, unique
+// violation). SQLite, which sysbench does not drive, waits on a busy lock.
+var sysbenchIgnored = map[string]bool{
+	"mysql:1213": true, "mysql:1020": true, "mysql:1205": true,
+	"postgres:40P01": true, "postgres:40001": true, "postgres:23505": true,
+	"sqlite:5": true, "sqlite:6": true,
+}
+
+// Restart is the workload's error policy (param errors): sysbench's by
+// default, as often as the error recurs; or shootout's retry of every
+// retryable class, at most max_retries times.
+func (wk *worker) Restart(err error) (again, unlimited bool) {
+	if wk.w.opt.Errors == "retry" {
+		return dialect.Classify(err).Retryable(), false
+	}
+	return sysbenchIgnored[dialect.ErrorCode(err)], true
 }
 
 func (wk *worker) event(ctx context.Context) error {
@@ -300,7 +336,7 @@ func (wk *worker) insertEvent(ctx context.Context) error {
 	case wk.w.opt.AutoInc:
 		q = fmt.Sprintf("INSERT INTO %s (k, c, pad) VALUES (%d, '%s', '%s')", table(t), k, wk.cValue(), wk.padValue())
 	default:
-		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.rng.Int64N(1<<31), k, wk.cValue(), wk.padValue())
+		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.w.uniqueID(wk.rows), k, wk.cValue(), wk.padValue())
 	}
 	if err := dialect.ExecRaw(ctx, wk.dc, q); err != nil {
 		return err
@@ -350,5 +386,26 @@ func (wk *worker) Close() error {
 		}
 		return nil
 	})
+	if wk.discard {
+		// a pooled session would come back to the next worker: drop it
+		_ = wk.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 	return wk.conn.Close()
+}
+
+// uniqueID is oltp_insert's id without auto_inc: as sysbench's
+// sysbench.rand.unique() - 2^31, a 32-bit value no other client of the run
+// draws (a bijection of a shared counter), skipping the loaded ids 1..rows
+// so no insert collides with the dataset.
+func (w *Workload) uniqueID(rows int64) int64 {
+	for {
+		x := w.insertSeq.Add(1)
+		x *= 0x9E3779B1 // odd multipliers and xor-shifts are bijections of uint32
+		x ^= x >> 16
+		x *= 0x85EBCA6B
+		x ^= x >> 13
+		if id := int64(x) - 1<<31; id < 1 || id > rows {
+			return id
+		}
+	}
 }
