@@ -315,6 +315,14 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		cl.mu.Unlock()
 		switch {
 		case class == dialect.ClassConnectionLost:
+			// the session is gone with whatever the operation had not
+			// committed: it is given up, not resumed on a new session
+			// that never saw its first half (a workload that spans
+			// several transactions records what it left unfinished)
+			abandon(w)
+			cl.mu.Lock()
+			cl.c.failedOps++
+			cl.mu.Unlock()
 			keep(w)
 			w.Close()
 			nw, cerr := reconnect(ctx, connect, id)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"shootout/internal/plan"
 	"shootout/internal/result"
@@ -16,6 +17,10 @@ import (
 // runRedmine runs the redmine workload on the small set for a few seconds
 // with two clients on one target and returns its one result.
 func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
+	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck})
+}
+
+func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runner) *result.File {
 	t.Helper()
 	tg, err := target.Lookup(name)
 	if err != nil {
@@ -29,7 +34,7 @@ func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{OutDir: out, Log: logWriter(t), beforeCheck: beforeCheck}
+	r.OutDir, r.Log = out, logWriter(t)
 	if _, err := r.Matrix(context.Background(), res); err != nil {
 		t.Fatal(err)
 	}
@@ -106,5 +111,49 @@ func TestRedmineLostJournalFailsTheCell(t *testing.T) {
 				t.Errorf("the failure should name the issue short of comments: %q", f.Status)
 			}
 		})
+	}
+}
+
+// TestRedmineLostConnectionAbandonsTheCycle kills every client session in
+// the middle of the run: each client reconnects, the cycle it was in is
+// given up and counted as unfinished, and the invariants, which allow for
+// unfinished cycles, still hold.
+func TestRedmineLostConnectionAbandonsTheCycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	killed := make(chan int, 1)
+	f := runRedmineWith(t, "mariadb-innodb", nil, &Runner{duringRun: func(ctx context.Context, db *sql.DB) {
+		time.Sleep(1500 * time.Millisecond)
+		rows, err := db.QueryContext(ctx, "SELECT id FROM information_schema.processlist WHERE user = 'shootout' AND id <> CONNECTION_ID() AND command <> 'Daemon'")
+		if err != nil {
+			killed <- 0
+			return
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			ids = append(ids, id)
+		}
+		rows.Close()
+		n := 0
+		for _, id := range ids {
+			if _, err := db.ExecContext(ctx, "KILL CONNECTION "+strconv.FormatInt(id, 10)); err == nil {
+				n++
+			}
+		}
+		killed <- n
+	}})
+	if n := <-killed; n < 2 {
+		t.Fatalf("killed %d client sessions, want both", n)
+	}
+	if !f.OK() {
+		t.Fatalf("a lost connection must not fail the cell or its invariants: %s", f.Status)
+	}
+	c := f.Counters
+	if f.Throughput.Reconnects < 2 || f.Throughput.GivenUp < 2 || c["unfinished_creates"]+c["unfinished_process10"] < 1 {
+		t.Fatalf("reconnects %d, given up %d, unfinished creates %d / process10 %d: the cycles cut off must be counted",
+			f.Throughput.Reconnects, f.Throughput.GivenUp, c["unfinished_creates"], c["unfinished_process10"])
 	}
 }

@@ -38,6 +38,9 @@ type Runner struct {
 	// beforeCheck runs between the workload and its invariant check: tests
 	// break the data there to prove a broken invariant fails the cell.
 	beforeCheck func(context.Context, *sql.DB) error
+	// duringRun, when set, runs beside the clients from the start of the
+	// driven run: tests break connections there.
+	duringRun func(context.Context, *sql.DB)
 }
 
 // Cell runs one cell and returns its result; it never returns nil, and a

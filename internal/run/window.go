@@ -75,6 +75,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	disk := startDiskWindow(c.inst.DataDir())
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
 	runStart := time.Now()
+	if c.duringRun != nil {
+		go c.duringRun(ctx, db)
+	}
 	dres, runErr := driver.Run(ctx, cfg, c.connect)
 	runSecs := time.Since(runStart).Seconds()
 	// what the window dirtied is written before anything is counted, for

@@ -112,8 +112,11 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	if wk.op == nil {
 		wk.op = wk.newCycle()
+		// the outcome spans every attempt of the cycle: a request run
+		// again after a deadlock sent its statements twice, and the
+		// server did that work twice
+		wk.out = workload.Outcome{Op: wk.op.kind}
 	}
-	wk.out = workload.Outcome{Op: wk.op.kind}
 	for wk.op.next < len(wk.op.steps) {
 		if err := wk.op.steps[wk.op.next](ctx); err != nil {
 			return wk.out, err
@@ -339,8 +342,12 @@ func (wk *worker) createIssue(ctx context.Context, author, project, assignee, pa
 				return err
 			}
 		}
-		if parent != 0 && wk.findIssue(ctx, int64(parent)) == nil {
-			return fmt.Errorf("parent issue %d not found", parent)
+		if parent != 0 {
+			if par, err := wk.findIssue(ctx, int64(parent)); err != nil {
+				return err
+			} else if par == nil {
+				return fmt.Errorf("parent issue %d not found", parent)
+			}
 		}
 		if err := wk.begin(ctx); err != nil {
 			return err
@@ -429,7 +436,10 @@ func (wk *worker) insertSubtask(ctx context.Context, parent int64, project int, 
 // with a journal recording the child (create_parent_issue_journal).
 func (wk *worker) recalculateParent(ctx context.Context, parent int64, user int, child int64) error {
 	wk.parentSearches++
-	par := wk.findIssue(ctx, parent)
+	par, err := wk.findIssue(ctx, parent)
+	if err != nil {
+		return err
+	}
 	if par == nil {
 		return fmt.Errorf("parent issue %d vanished", parent)
 	}
@@ -518,12 +528,15 @@ func (wk *worker) derivedDoneRatio(ctx context.Context, children [][]any) (int64
 	return int64(total / (average * float64(len(children)))), nil
 }
 
-func (wk *worker) findIssue(ctx context.Context, id int64) []any {
+// findIssue reads an issue; nil without an error when there is none. A
+// database error is returned as it is, so the driver classifies it (a
+// deadlock is retried, a lost connection reconnects) like any other.
+func (wk *worker) findIssue(ctx context.Context, id int64) ([]any, error) {
 	rows, err := wk.query(ctx, sIssueFind, id)
 	if err != nil || len(rows) == 0 {
-		return nil
+		return nil, err
 	}
-	return rows[0]
+	return rows[0], nil
 }
 
 // loadForEdit is what the issue update action reads before its
@@ -531,7 +544,10 @@ func (wk *worker) findIssue(ctx context.Context, id int64) []any {
 // issue's tracker and status, and the statuses the workflow allows from
 // here. It returns the issue and the user's role.
 func (wk *worker) loadForEdit(ctx context.Context, user int, issue int64) ([]any, int64, error) {
-	is := wk.findIssue(ctx, issue)
+	is, err := wk.findIssue(ctx, issue)
+	if err != nil {
+		return nil, 0, err
+	}
 	if is == nil {
 		return nil, 0, fmt.Errorf("issue %d not found", issue)
 	}
@@ -737,6 +753,11 @@ func (wk *worker) query(ctx context.Context, id stmtID, args ...any) ([][]any, e
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
+		for i, v := range vals {
+			if vals[i], err = normalize(v); err != nil {
+				return nil, fmt.Errorf("%s: column %s: %w", s.name, cols[i], err)
+			}
+		}
 		out = append(out, vals)
 	}
 	if err := rows.Err(); err != nil {
@@ -804,14 +825,32 @@ func logicalBytes(args []any) int64 {
 	return n
 }
 
+// normalize turns what the three drivers scan into int64, float64, string,
+// bool, time.Time or nil, so asInt and asFloat never meet a type they do
+// not know: a column of another type fails the request instead of being
+// read as 0.
+func normalize(v any) (any, error) {
+	switch x := v.(type) {
+	case nil, int64, float64, string, bool, time.Time:
+		return v, nil
+	case []byte:
+		return string(x), nil
+	case int32:
+		return int64(x), nil
+	case int:
+		return int64(x), nil
+	case float32:
+		return float64(x), nil
+	}
+	return nil, fmt.Errorf("unexpected column type %T", v)
+}
+
+// asInt reads a normalized number; a numeric string (MySQL's text protocol,
+// DECIMAL) is parsed.
 func asInt(v any) int64 {
 	switch x := v.(type) {
 	case int64:
 		return x
-	case int32:
-		return int64(x)
-	case int:
-		return int64(x)
 	case float64:
 		return int64(x)
 	case bool:
@@ -819,11 +858,12 @@ func asInt(v any) int64 {
 			return 1
 		}
 		return 0
-	case []byte:
-		n, _ := strconv.ParseInt(string(x), 10, 64)
-		return n
 	case string:
-		n, _ := strconv.ParseInt(x, 10, 64)
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			f, _ := strconv.ParseFloat(x, 64)
+			return int64(f)
+		}
 		return n
 	}
 	return 0
@@ -833,9 +873,6 @@ func asFloat(v any) float64 {
 	switch x := v.(type) {
 	case float64:
 		return x
-	case []byte:
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
 	case string:
 		f, _ := strconv.ParseFloat(x, 64)
 		return f
