@@ -214,9 +214,10 @@ func calibrateCmd() *cobra.Command {
 	var dir, out string
 	var seconds, iops int
 	c := &cobra.Command{
-		Use:   "calibrate [--dir DIR] [--iops N] [--out DIR]",
-		Short: "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "calibrate [--dir DIR] [--iops N] [--out DIR]",
+		Annotations: map[string]string{startsAnnotation: "fio, cgroups"},
+		Short:       "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return usage(fmt.Errorf("--dir %s: %v", dir, err))
@@ -271,9 +272,10 @@ func prepareCmd() *cobra.Command {
 	var params []string
 	var seed int64
 	c := &cobra.Command{
-		Use:   "prepare --target URL --workload W --dataset D",
-		Short: "Load a workload's dataset into an external server (like sysbench prepare)",
-		Args:  exactArgs(0, "no arguments"),
+		Use:         "prepare --target URL --workload W --dataset D",
+		Annotations: map[string]string{startsAnnotation: "a load"},
+		Short:       "Load a workload's dataset into an external server (like sysbench prepare)",
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pm, err := paramMap(params)
 			if err != nil {

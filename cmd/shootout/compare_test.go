@@ -122,3 +122,39 @@ func TestResumeRerunsACellWhoseConditionsChanged(t *testing.T) {
 		t.Fatalf("an unchanged cell was run again:\n%s\n%s", stdout, stderr)
 	}
 }
+
+// TestBadFlagValuesNameTheFlag: malformed values are refused with one line
+// naming the flag and what is valid, before anything starts.
+func TestBadFlagValuesNameTheFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--trim", "0.1x"}, "--trim: \"0.1x\" is not a fraction"},
+		{[]string{"--trim", "0.7"}, "--trim: \"0.7\" is not a fraction"},
+		{[]string{"--param", "foo=1"}, "--param: oltp_point_select: unknown parameter \"foo\""},
+		{[]string{"--param", "errors=ignore"}, "--param: oltp_point_select: parameter errors=\"ignore\""},
+		{[]string{"--repeat", "0"}, "--repeat:"},
+	} {
+		args := append([]string{"run", "--dry-run", "--targets", "sqlite", "--workload", "oltp_point_select"}, c.args...)
+		_, stderr, code := shootout(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, stderr, c.want)
+		}
+	}
+	help, _, _ := shootout(t, nil, "run", "--help")
+	for _, bad := range []string{"(default -1)", "--study shootout", "--workload shootout"} {
+		if strings.Contains(help, bad) {
+			t.Errorf("run --help shows %q", bad)
+		}
+	}
+	for _, good := range []string{"--max-retries int", "(default 10)", "--study study", "--workload workloads"} {
+		if !strings.Contains(help, good) {
+			t.Errorf("run --help lacks %q", good)
+		}
+	}
+	out, _, _ := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite,mariadb-innodb", "--workload", "oltp_point_select", "--rate", "50")
+	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") {
+		t.Errorf("--dry-run must show the rate and how SQLite's CPU is shared:\n%s", out)
+	}
+}

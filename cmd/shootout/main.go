@@ -33,11 +33,6 @@ func usage(err error) error {
 
 func main() {
 	limits.MaybeExec() // a helper that joins cgroups and becomes a server
-	// whatever a SIGKILLed shootout left behind goes first, whatever this
-	// command is
-	for _, line := range limits.Sweep() {
-		fmt.Fprintln(os.Stderr, "shootout: cleanup:", line)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := &cobra.Command{
@@ -52,6 +47,14 @@ func main() {
 	root.PersistentFlags().StringVar(&cpuProfile, "cpu-profile", "", "write a Go CPU profile of shootout itself to this file")
 	root.PersistentFlags().MarkHidden("cpu-profile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if startsSomething(cmd) {
+			// what a SIGKILLed shootout left behind (servers, fio,
+			// cgroups, directories) goes before anything new starts;
+			// commands that only read results touch none of it
+			for _, line := range limits.Sweep() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup:", line)
+			}
+		}
 		if cpuProfile == "" {
 			return nil
 		}
@@ -67,6 +70,19 @@ func main() {
 	stop()
 	os.Exit(exitCode(err))
 }
+
+// startsSomething is true for the commands that start servers, fio or
+// cgroups (run, but not run --dry-run; prepare; calibrate).
+func startsSomething(cmd *cobra.Command) bool {
+	if cmd.Annotations[startsAnnotation] == "" {
+		return false
+	}
+	dry, err := cmd.Flags().GetBool("dry-run")
+	return err != nil || !dry
+}
+
+// startsAnnotation marks a command that starts processes or cgroups.
+const startsAnnotation = "starts"
 
 func exitCode(err error) int {
 	if err == nil {

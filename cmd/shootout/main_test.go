@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
@@ -27,27 +28,15 @@ func TestMain(m *testing.M) {
 		panic(string(out))
 	}
 	// A test run that was killed (a CI timeout, a reboot of the sandbox)
-	// leaves a ledger; the first shootout command sweeps it and says so on
-	// stderr. Sweep here, so that the tests that want stderr to be exactly
-	// one line see only their own command's output.
-	if out, err := exec.Command(bin, "targets").CombinedOutput(); err != nil {
-		panic(string(out))
-	} else if swept := cleanupLines(string(out)); swept != "" {
-		fmt.Fprintf(os.Stderr, "before the tests, swept what an earlier killed run left:\n%s", swept)
+	// leaves a ledger; the first command that starts something sweeps it
+	// and says so on stderr. Sweep here, so that the tests that want
+	// stderr to be exactly one line see only their own command's output.
+	for _, line := range limits.Sweep() {
+		fmt.Fprintf(os.Stderr, "before the tests, swept what an earlier killed run left: %s\n", line)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-func cleanupLines(out string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(out, "\n") {
-		if strings.HasPrefix(l, "shootout: cleanup:") {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
 }
 
 func shootout(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {

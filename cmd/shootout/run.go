@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,8 +37,9 @@ type runFlags struct {
 func runCmd() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
-		Use:   "run [PLAN.yaml]",
-		Short: "Run a study, a plan file, or the cells the flags describe",
+		Use:         "run [PLAN.yaml]",
+		Annotations: map[string]string{startsAnnotation: "servers, fio, cgroups"},
+		Short:       "Run a study, a plan file, or the cells the flags describe",
 		Long: `Run starts each target's server, loads the dataset, drives the workload and
 writes one result file per cell under --out. With no plan and no --study it
 runs the default study on every target available here.`,
@@ -52,11 +54,11 @@ runs the default study on every target available here.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.study, "study", "", "a preset study (see `shootout studies`)")
+	fl.StringVar(&f.study, "study", "", "a preset `study` (list them with: shootout studies)")
 	fl.BoolVar(&f.quick, "quick", false, "run the study's quick variant (redmine: the small set's whole matrix in about 15 minutes)")
 	fl.StringVar(&f.targets, "targets", "", "comma-separated targets: "+strings.Join(target.Names(), ", ")+", or a mysql:// or postgres:// URL")
 	fl.StringVar(&f.baseline, "baseline", "", "the target the others are compared with (default: the first)")
-	fl.StringVar(&f.workload, "workload", "", "comma-separated workloads (see `shootout studies` and docs/workloads.md)")
+	fl.StringVar(&f.workload, "workload", "", "comma-separated `workloads` (see docs/workloads.md)")
 	fl.StringVar(&f.dataset, "dataset", "", "comma-separated datasets: a row count for oltp (1000000, 1M); small, large or giant for redmine (default: the workload's)")
 	fl.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,2,4")
 	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
@@ -70,8 +72,8 @@ runs the default study on every target available here.`,
 	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
 	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
-	fl.IntVar(&f.maxRetries, "max-retries", -1, "retries of an operation after a deadlock, lock timeout or write conflict (default 10)")
-	fl.Int64Var(&f.seed, "seed", 0, "dataset seed (default 1): the same seed gives the same data on every target")
+	fl.IntVar(&f.maxRetries, "max-retries", 10, "retries of an operation after a deadlock, lock timeout or write conflict")
+	fl.Int64Var(&f.seed, "seed", 1, "dataset seed: the same seed gives the same data on every target")
 	fl.StringArrayVar(&f.params, "param", nil, "workload parameter key=value (repeatable), e.g. --param point_selects=5")
 	fl.StringVar(&f.out, "out", "", "results directory (default results/<study>-<time>)")
 	fl.BoolVar(&f.resume, "resume", false, "skip cells that already have a successful result in --out")
@@ -194,9 +196,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 		}
 	}
 	if ch("trim") {
-		var t float64
-		if _, err := fmt.Sscanf(f.trim, "%g", &t); err != nil {
-			return nil, false, fmt.Errorf("--trim: %q is not a fraction such as 0.1", f.trim)
+		t, err := strconv.ParseFloat(strings.TrimSpace(f.trim), 64)
+		if err != nil || t < 0 || t >= 0.5 {
+			return nil, false, fmt.Errorf("--trim: %q is not a fraction from 0 to below 0.5, such as 0.1", f.trim)
 		}
 		p.Trim = &t
 	}
@@ -321,15 +323,17 @@ func checkLimits(res *plan.Resolved, allow bool) error {
 			break
 		}
 		t := res.Target(c.Target)
-		req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
-		if cp, err := limits.PlanCPUs(c.Conditions.CPUs); err == nil && !cp.Default {
-			req.CPUs, req.CPUQuota = cp.Server, cp.Quota
-		}
-		if t == nil || !t.Managed() || t.Embedded() || req.Empty() {
+		if t == nil {
 			continue
 		}
-		if err := limits.Check(req); err != nil {
-			return fmt.Errorf("--memory/--iops/--bps/--cpus: %v", err)
+		// the same mapping the run applies: what it would refuse, the
+		// command refuses before anything starts
+		lim, err := run.CellLimits(t, c)
+		if err != nil {
+			return err
+		}
+		if lim.Unavailable != nil {
+			return fmt.Errorf("--memory/--iops/--bps/--cpus: %v", lim.Unavailable)
 		}
 	}
 	for _, c := range res.Cells {
@@ -369,6 +373,11 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 	for _, t := range res.Targets {
 		fmt.Fprintf(w, "  target %-16s %s\n", t.Name(), startsWhat(t, res.Settings[t.Name()]))
 	}
+	for _, t := range res.Targets {
+		if t.Embedded() {
+			fmt.Fprintf(w, "  %s runs inside shootout: the engine and the clients share one process and its CPUs, so its server CPU is shootout's (the clients' included) and the limits are not applied to it\n", t.Name())
+		}
+	}
 	fmt.Fprintf(w, "%-4s %-20s %-22s %-10s %-8s %-10s %-8s %-6s %s\n", "#", "target", "workload", "dataset", "clients", "neighbour", "memory", "repeat", "stop")
 	for i, c := range res.Cells {
 		mem := "free"
@@ -378,6 +387,11 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 		stop := c.Duration
 		if c.Ops > 0 {
 			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d ops", c.Ops), " or ")
+		}
+		if c.Rate > 0 {
+			stop += fmt.Sprintf(" at %g ops/s", c.Rate)
+		} else {
+			stop += " closed loop"
 		}
 		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, c.Repeat, stop)
 	}

@@ -108,8 +108,8 @@ func TestSignalsStopTheServerAndKeepTheResult(t *testing.T) {
 
 // TestKilledShootoutLeavesNothingBehind: the kernel ends the server when
 // shootout is killed with SIGKILL (no cleanup code can run then), and the
-// next shootout command of any kind removes the cgroup and the server's
-// directory that were left.
+// next shootout command that starts something removes the cgroup and the
+// server's directory that were left (read-only commands leave them).
 func TestKilledShootoutLeavesNothingBehind(t *testing.T) {
 	if err := limits.Check(limits.Request{MemoryBytes: 1 << 30}); err != nil {
 		if testenv.CI() {
@@ -133,9 +133,19 @@ func TestKilledShootoutLeavesNothingBehind(t *testing.T) {
 	if len(left) != 1 {
 		t.Fatalf("expected the killed run's cgroup to be there before the sweep, found %v", left)
 	}
-	_, stderr, code := shootout(t, nil, "targets")
+	// a command that only reads touches nothing
+	for _, args := range [][]string{{"targets"}, {"studies"}, {"run", "--dry-run", "--targets", "sqlite", "--workload", "oltp_point_select"}} {
+		if _, stderr, _ := shootout(t, nil, args...); strings.Contains(stderr, "cleanup:") {
+			t.Fatalf("%v swept: %q", args, stderr)
+		}
+	}
+	if _, err := os.Stat(left[0]); err != nil {
+		t.Fatalf("a read-only command removed the cgroup: %v", err)
+	}
+	_, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100",
+		"--duration", "1s", "--out", filepath.Join(testenv.WorkDir(t), "next"))
 	if code != 0 || !strings.Contains(stderr, "cleanup: removed cgroup "+left[0]) || !strings.Contains(stderr, "cleanup: removed server directory") {
-		t.Fatalf("targets after a SIGKILL: exit %d, stderr %q", code, stderr)
+		t.Fatalf("the next run after a SIGKILL: exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(left[0]); err == nil {
 		t.Fatal("cgroup still there after the sweep")

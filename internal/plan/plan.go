@@ -155,6 +155,8 @@ func flagName(key string) string {
 		return "workload"
 	case "datasets":
 		return "dataset"
+	case "params":
+		return "param"
 	case "dataset_memory": // a study's pairing; --memory replaces it
 		return "memory (per dataset)"
 	}

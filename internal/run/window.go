@@ -23,12 +23,9 @@ type measured struct {
 
 // driverConfig is the cell's run as the driver takes it.
 func (c *cellRun) driverConfig() driver.Config {
-	cfg := driver.Config{Clients: c.cell.Clients, Ops: c.cell.Ops, Rate: c.cell.Rate, Trim: c.res.Trim, Interval: c.res.Interval,
-		MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log}
-	if c.cell.Duration != "" {
-		cfg.Duration, _ = time.ParseDuration(c.cell.Duration)
-	}
-	return cfg
+	// the plan's typed values, parsed once when it was resolved
+	return driver.Config{Clients: c.cell.Clients, Duration: c.res.Duration, Ops: c.cell.Ops, Rate: c.cell.Rate, Trim: c.res.Trim,
+		Interval: c.res.Interval, MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log}
 }
 
 func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {
