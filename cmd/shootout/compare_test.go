@@ -158,3 +158,28 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 		t.Errorf("--dry-run must show the rate and how SQLite's CPU is shared:\n%s", out)
 	}
 }
+
+// TestRepeatAutoStopsAndSaysWhy: with a loose threshold a steady cell
+// stops after the minimum of 3 repeats; the last one records why.
+func TestRepeatAutoStopsAndSaysWhy(t *testing.T) {
+	out := filepath.Join(testenv.WorkDir(t), "auto")
+	stdout, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000",
+		"--duration", "1s", "--interval", "0s", "--repeat", "auto", "--rsd", "50", "--max-repeat", "5", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files, err := result.ReadDir(out)
+	if err != nil || len(files) != 3 {
+		t.Fatalf("want 3 repeats, got %d (%v)\n%s", len(files), err, stderr)
+	}
+	last := files[2]
+	if last.Cell.Repeat != 3 || !strings.Contains(last.RepeatStop, "< 50.0% after 3 repeats") || files[0].RepeatStop != "" {
+		t.Fatalf("repeat_stop: %q on repeat %d", last.RepeatStop, last.Cell.Repeat)
+	}
+	if !strings.Contains(stderr, "stopped repeating: rsd") {
+		t.Errorf("the log must say why the cell stopped:\n%s", stderr)
+	}
+	if _, stderr, code := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite", "--workload", "oltp_point_select", "--repeat", "often"); code != 2 || !strings.Contains(stderr, "--repeat: \"often\" is not a repeat count") {
+		t.Errorf("--repeat often: exit %d %q", code, stderr)
+	}
+}

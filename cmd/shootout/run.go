@@ -25,13 +25,14 @@ import (
 )
 
 type runFlags struct {
-	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps string
-	ops                                                                                                               int64
-	rate                                                                                                              float64
-	iops, repeat, maxRetries                                                                                          int
-	seed                                                                                                              int64
-	params                                                                                                            []string
-	resume, dryRun, allowUnlimited, keepData, quick                                                                   bool
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, repeat string
+	ops                                                                                                                       int64
+	rate                                                                                                                      float64
+	iops, maxRetries, maxRepeat                                                                                               int
+	rsd                                                                                                                       float64
+	seed                                                                                                                      int64
+	params                                                                                                                    []string
+	resume, dryRun, allowUnlimited, keepData, quick                                                                           bool
 }
 
 func runCmd() *cobra.Command {
@@ -69,7 +70,9 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
 	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
-	fl.IntVar(&f.repeat, "repeat", 0, "run every cell this many times")
+	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least 3 and at most --max-repeat times")
+	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `percent`, that is steady enough")
+	fl.IntVar(&f.maxRepeat, "max-repeat", 10, "with --repeat auto: the most repeats of a cell")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
 	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
 	fl.IntVar(&f.maxRetries, "max-retries", 10, "retries of an operation after a deadlock, lock timeout or write conflict")
@@ -190,10 +193,13 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 		p.Neighbour = splitList(f.neighbour)
 	}
 	if ch("repeat") {
-		p.Repeat = f.repeat
-		if f.repeat < 1 {
-			return nil, false, fmt.Errorf("--repeat: %d is not a repeat count from 1 to 100", f.repeat)
-		}
+		p.Repeat = strings.TrimSpace(f.repeat)
+	}
+	if ch("rsd") {
+		p.RSD = &f.rsd
+	}
+	if ch("max-repeat") {
+		p.MaxRepeat = f.maxRepeat
 	}
 	if ch("trim") {
 		t, err := strconv.ParseFloat(strings.TrimSpace(f.trim), 64)
@@ -363,6 +369,10 @@ func preflight(ctx context.Context, res *plan.Resolved) error {
 func printDryRun(w io.Writer, res *plan.Resolved) {
 	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
 		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
+	if a := res.AutoRepeat; a != nil {
+		fmt.Fprintf(w, "  repeats: auto — each cell %d to %d times, until the relative standard deviation of its tps (fixed rate: mean time) is under %.1f%%; the cells below are the first repeats\n",
+			plan.MinRepeats, a.Max, 100*a.RSD)
+	}
 	if cp, err := limits.PlanCPUs(res.CPUs); err == nil {
 		how := ""
 		if cp.Default {

@@ -36,7 +36,12 @@ type Plan struct {
 	Duration   string                       `yaml:"duration"`
 	Ops        int64                        `yaml:"ops"`
 	Rate       float64                      `yaml:"rate"`
-	Repeat     int                          `yaml:"repeat"`
+	// Repeat is a count, or "auto": repeat each cell until its main
+	// figure's relative standard deviation is under RSD percent, or
+	// MaxRepeat runs.
+	Repeat    string   `yaml:"repeat"`
+	RSD       *float64 `yaml:"rsd"`
+	MaxRepeat int      `yaml:"max_repeat"`
 	Memory     string                       `yaml:"memory"`
 	IOPS       int                          `yaml:"iops"`
 	BPS        string                       `yaml:"bps"`
@@ -73,7 +78,21 @@ type Resolved struct {
 	Skipped    map[string]string // target -> why it is not available here
 	// NeighbourFileBytes is the size of the neighbours' file.
 	NeighbourFileBytes int64
+	// AutoRepeat is set for repeat: auto; Cells then hold the first
+	// repeat of each cell, and the matrix adds repeats as it goes.
+	AutoRepeat *AutoRepeat
 }
+
+// AutoRepeat is when --repeat auto stops repeating a cell: once at least
+// MinRepeats ran and the relative standard deviation of the cell's main
+// figure is under RSD, or after Max repeats.
+type AutoRepeat struct {
+	RSD float64 // a fraction: 0.03 for 3%
+	Max int
+}
+
+// MinRepeats is the fewest repeats --repeat auto judges a spread from.
+const MinRepeats = 3
 
 // Target returns the resolved target whose (masked) name is name.
 func (r *Resolved) Target(name string) target.Target {
@@ -135,7 +154,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "memory", "iops", "bps", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -299,11 +318,33 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	if p.Rate < 0 {
 		return nil, p.errAt("rate", "must not be negative")
 	}
-	if p.Repeat == 0 {
-		p.Repeat = 1
+	repeats := 1
+	switch p.Repeat {
+	case "", "1":
+	case "auto":
+		a := &AutoRepeat{RSD: 0.03, Max: 10}
+		if p.RSD != nil {
+			if *p.RSD <= 0 || *p.RSD >= 100 {
+				return nil, p.errAt("rsd", "%v is not a percentage between 0 and 100 (such as 3)", *p.RSD)
+			}
+			a.RSD = *p.RSD / 100
+		}
+		if p.MaxRepeat != 0 {
+			if p.MaxRepeat < MinRepeats || p.MaxRepeat > 100 {
+				return nil, p.errAt("max_repeat", "%d is not a repeat count from %d to 100", p.MaxRepeat, MinRepeats)
+			}
+			a.Max = p.MaxRepeat
+		}
+		r.AutoRepeat = a
+	default:
+		n, err := strconv.Atoi(p.Repeat)
+		if err != nil || n < 1 || n > 100 {
+			return nil, p.errAt("repeat", "%q is not a repeat count from 1 to 100, or auto", p.Repeat)
+		}
+		repeats = n
 	}
-	if p.Repeat < 0 || p.Repeat > 100 {
-		return nil, p.errAt("repeat", "%d is not a repeat count from 1 to 100", p.Repeat)
+	if r.AutoRepeat == nil && (p.RSD != nil || p.MaxRepeat != 0) {
+		return nil, p.errAt("repeat", "rsd and max_repeat apply to repeat: auto only")
 	}
 	r.Trim = 0.1
 	if p.Trim != nil {
@@ -384,7 +425,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		}
 	}
 
-	for rep := 1; rep <= p.Repeat; rep++ {
+	for rep := 1; rep <= repeats; rep++ {
 		for _, ds := range p.Datasets {
 			cellMem := mem
 			if m, ok := memOf[ds]; ok {

@@ -25,7 +25,7 @@ var Studies = []Study{
 		Seed:        "(none: the quick look)",
 		Plan: Plan{Name: "default", Targets: []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "postgres"},
 			Baseline: "mariadb-innodb", Workloads: []string{"oltp_read_write"}, Datasets: []string{"1000000"},
-			Clients: []int{8}, Duration: "30s", Repeat: 1, Trim: trim(0.1), Interval: "10s"},
+			Clients: []int{8}, Duration: "30s", Repeat: "1", Trim: trim(0.1), Interval: "10s"},
 	},
 	{
 		Name:        "sysbench",
@@ -33,7 +33,7 @@ var Studies = []Study{
 		Seed:        "004",
 		Plan: Plan{Name: "sysbench", Targets: []string{"mariadb-innodb", "mariadb-rocksdb"}, Baseline: "mariadb-innodb",
 			Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000000"}, Clients: []int{50},
-			Duration: "120s", Repeat: 1, Memory: "1G", Trim: trim(0.1), Interval: "10s"},
+			Duration: "120s", Repeat: "1", Memory: "1G", Trim: trim(0.1), Interval: "10s"},
 	},
 	{
 		Name: "redmine",
@@ -43,11 +43,11 @@ var Studies = []Study{
 		Plan: Plan{Name: "redmine", Targets: redmineTargets, Baseline: "mariadb-rocksdb", Workloads: []string{"redmine"},
 			Datasets: []string{"small", "large", "giant"}, DatasetMemory: map[string]string{"small": "1G", "large": "2G", "giant": "8G"},
 			Clients: []int{1, 2, 4}, Neighbour: []string{"0", "25%", "x1", "x2", "x4"}, IOPS: 100,
-			Duration: "60s", Repeat: 1, Trim: trim(0.1), Interval: "10s"},
+			Duration: "60s", Repeat: "1", Trim: trim(0.1), Interval: "10s"},
 		Quick: &Plan{Name: "redmine-quick", Targets: redmineTargets, Baseline: "mariadb-rocksdb", Workloads: []string{"redmine"},
 			Datasets: []string{"small"}, DatasetMemory: map[string]string{"small": "1G", "large": "2G", "giant": "8G"},
 			Clients: []int{1, 2, 4}, Neighbour: []string{"0", "25%", "x1", "x2", "x4"}, IOPS: 100,
-			Duration: "8s", Repeat: 1, Trim: trim(0.1), Interval: "0s"},
+			Duration: "8s", Repeat: "1", Trim: trim(0.1), Interval: "0s"},
 	},
 }
 

@@ -260,6 +260,9 @@ type File struct {
 	// Statements are the statements that took the most client time, for
 	// workloads that time theirs (slow-query capture), largest first.
 	Statements []Statement `json:"statements,omitempty"`
+	// RepeatStop, on the last repeat of a cell run with --repeat auto,
+	// says why no further repeat ran.
+	RepeatStop string `json:"repeat_stop,omitempty"`
 }
 
 // OK is true when the cell ran to its end and its invariants held.

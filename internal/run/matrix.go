@@ -9,6 +9,7 @@ import (
 
 	"shootout/internal/plan"
 	"shootout/internal/result"
+	"shootout/internal/stats"
 )
 
 // Summary is what a matrix run did.
@@ -19,50 +20,170 @@ type Summary struct {
 }
 
 // Matrix runs every cell; a failed cell is recorded and the matrix goes on.
-// Ctrl-C stops after recording the interrupted cell.
+// Ctrl-C stops after recording the interrupted cell. With repeat: auto it
+// runs the cells in rounds, a repeat of every cell still unsteady per
+// round, so a slow drift of the machine spreads over all of them.
 func (r *Runner) Matrix(ctx context.Context, res *plan.Resolved) (Summary, error) {
-	var sum Summary
+	m := &matrix{Runner: r, res: res}
 	if err := r.prepareDirs(); err != nil {
-		return sum, err
+		return m.sum, err
 	}
-	var earlier map[string][]*result.File
 	if r.Resume {
-		earlier = earlierCells(r.OutDir)
+		m.earlier = earlierCells(r.OutDir)
+	}
+	if res.AutoRepeat != nil {
+		return m.sum, m.auto(ctx)
 	}
 	for i, cell := range res.Cells {
-		if r.Resume {
-			skip, why := resumeDecision(earlier, cell)
-			if skip {
-				logf(r.Log, "[%d/%d] %s: already done under the same conditions, skipped (--resume)", i+1, len(res.Cells), cell.ID)
-				sum.Skipped++
-				continue
-			}
-			if why != "" {
-				logf(r.Log, "[%d/%d] %s: run again (--resume): %s", i+1, len(res.Cells), cell.ID, why)
-				if err := r.supersede(earlier[resumeKey(cell)], cell); err != nil {
-					return sum, err
-				}
-			}
-		}
-		logf(r.Log, "\n[%d/%d] %s: %s on %s, dataset %s, %d clients", i+1, len(res.Cells), cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
-		f := r.Cell(ctx, res, cell)
-		if err := result.Write(r.OutDir, f); err != nil {
-			return sum, fmt.Errorf("write result of %s: %w", cell.ID, err)
-		}
-		sum.Ran++
-		if !f.OK() {
-			sum.Failed = append(sum.Failed, f)
-			logf(r.Log, "cell %s FAILED: %s", cell.ID, f.Status)
-		}
-		if r.OnCell != nil {
-			r.OnCell(f)
-		}
-		if ctx.Err() != nil {
-			sum.Interrupted = true
-			return sum, ctx.Err()
+		if _, err := m.run(ctx, cell, fmt.Sprintf("%d/%d", i+1, len(res.Cells))); err != nil {
+			return m.sum, err
 		}
 	}
-	return sum, nil
+	return m.sum, nil
+}
+
+// matrix is one Matrix call in progress.
+type matrix struct {
+	*Runner
+	res     *plan.Resolved
+	sum     Summary
+	earlier map[string][]*result.File
+}
+
+// run runs one cell, or skips it on --resume, and returns its result
+// (nil when skipped). An error ends the matrix: the result could not be
+// written, or Ctrl-C.
+func (m *matrix) run(ctx context.Context, cell result.Cell, pos string) (*result.File, error) {
+	if m.Resume {
+		skip, why := resumeDecision(m.earlier, cell)
+		if skip {
+			logf(m.Log, "[%s] %s: already done under the same conditions, skipped (--resume)", pos, cell.ID)
+			m.sum.Skipped++
+			return nil, nil
+		}
+		if why != "" {
+			logf(m.Log, "[%s] %s: run again (--resume): %s", pos, cell.ID, why)
+			if err := m.supersede(m.earlier[resumeKey(cell)], cell); err != nil {
+				return nil, err
+			}
+		}
+	}
+	logf(m.Log, "\n[%s] %s: %s on %s, dataset %s, %d clients", pos, cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
+	f := m.Cell(ctx, m.res, cell)
+	if err := result.Write(m.OutDir, f); err != nil {
+		return f, fmt.Errorf("write result of %s: %w", cell.ID, err)
+	}
+	m.sum.Ran++
+	if !f.OK() {
+		m.sum.Failed = append(m.sum.Failed, f)
+		logf(m.Log, "cell %s FAILED: %s", cell.ID, f.Status)
+	}
+	if m.OnCell != nil {
+		m.OnCell(f)
+	}
+	if ctx.Err() != nil {
+		m.sum.Interrupted = true
+		return f, ctx.Err()
+	}
+	return f, nil
+}
+
+// auto is --repeat auto: rounds of one more repeat of every cell that is
+// not yet steady, until each is steady or has run its maximum.
+func (m *matrix) auto(ctx context.Context) error {
+	a := m.res.AutoRepeat
+	stopped := make([]bool, len(m.res.Cells))
+	for round := 1; round <= a.Max; round++ {
+		for gi, first := range m.res.Cells {
+			if stopped[gi] {
+				continue
+			}
+			cell := first
+			cell.Repeat = round
+			cell.ID = plan.CellID(cell)
+			if _, err := m.run(ctx, cell, fmt.Sprintf("round %d, cell %d/%d", round, gi+1, len(m.res.Cells))); err != nil {
+				return err
+			}
+		}
+		for gi, first := range m.res.Cells {
+			if stopped[gi] {
+				continue
+			}
+			repeats := m.repeatsOf(first, round)
+			why, stop := repeatStop(repeats, a, round)
+			if !stop {
+				logf(m.Log, "%s: %s: another repeat", first.GroupKey(), why)
+				continue
+			}
+			stopped[gi] = true
+			last := repeats[len(repeats)-1]
+			last.RepeatStop = why
+			if err := result.Write(m.OutDir, last); err != nil {
+				return fmt.Errorf("write result of %s: %w", last.Cell.ID, err)
+			}
+			logf(m.Log, "%s: stopped repeating: %s", first.GroupKey(), why)
+		}
+	}
+	return nil
+}
+
+// repeatsOf reads back the repeats 1..n of a cell that this run (or the
+// one it resumes) wrote.
+func (m *matrix) repeatsOf(first result.Cell, n int) []*result.File {
+	var fs []*result.File
+	for rep := 1; rep <= n; rep++ {
+		c := first
+		c.Repeat = rep
+		if f, err := result.Read(result.Path(m.OutDir, plan.CellID(c))); err == nil {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// repeatStop decides whether a cell has repeated enough and says why, or
+// why not yet.
+func repeatStop(repeats []*result.File, a *plan.AutoRepeat, round int) (why string, stop bool) {
+	var xs []float64
+	for _, f := range repeats {
+		if !f.OK() {
+			return fmt.Sprintf("repeat %d failed, so its spread cannot be judged", f.Cell.Repeat), true
+		}
+		if v, ok := mainFigure(f); ok {
+			xs = append(xs, v)
+		}
+	}
+	if len(xs) == 0 {
+		return "no repeat measured its main figure", true
+	}
+	rsd := stats.RSD(xs)
+	switch {
+	case len(xs) >= plan.MinRepeats && rsd < a.RSD:
+		return fmt.Sprintf("rsd %.1f%% < %.1f%% after %d repeats", 100*rsd, 100*a.RSD, len(xs)), true
+	case round >= a.Max:
+		return fmt.Sprintf("maximum of %d repeats reached, rsd still %.1f%% (threshold %.1f%%)", a.Max, 100*rsd, 100*a.RSD), true
+	case len(xs) < plan.MinRepeats:
+		return fmt.Sprintf("%d of at least %d repeats", len(xs), plan.MinRepeats), false
+	}
+	return fmt.Sprintf("rsd %.1f%% ≥ %.1f%% after %d repeats", 100*rsd, 100*a.RSD, len(xs)), false
+}
+
+// mainFigure is what --repeat auto steadies: throughput for a closed loop;
+// at a fixed rate, where throughput is the rate, the trimmed mean time.
+func mainFigure(f *result.File) (float64, bool) {
+	if f.Cell.Rate == 0 {
+		return f.Throughput.TPS, f.Throughput.Events > 0
+	}
+	var sum float64
+	var n int64
+	for _, o := range f.Ops {
+		sum += o.SumMs
+		n += o.Count
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
 }
 
 func (r *Runner) prepareDirs() error {
