@@ -26,22 +26,22 @@ import (
 
 // Plan is what a user asks for, before it is expanded.
 type Plan struct {
-	Name       string                       `yaml:"name"`
-	Targets    []string                     `yaml:"targets"`
-	Baseline   string                       `yaml:"baseline"`
-	Workloads  []string                     `yaml:"workloads"`
-	Params     map[string]string            `yaml:"params"`
-	Datasets   []string                     `yaml:"datasets"`
-	Clients    []int                        `yaml:"clients"`
-	Duration   string                       `yaml:"duration"`
-	Ops        int64                        `yaml:"ops"`
-	Rate       float64                      `yaml:"rate"`
+	Name      string            `yaml:"name"`
+	Targets   []string          `yaml:"targets"`
+	Baseline  string            `yaml:"baseline"`
+	Workloads []string          `yaml:"workloads"`
+	Params    map[string]string `yaml:"params"`
+	Datasets  []string          `yaml:"datasets"`
+	Clients   []int             `yaml:"clients"`
+	Duration  string            `yaml:"duration"`
+	Ops       int64             `yaml:"ops"`
+	Rate      float64           `yaml:"rate"`
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
 	// MaxRepeat runs.
-	Repeat    string   `yaml:"repeat"`
-	RSD       *float64 `yaml:"rsd"`
-	MaxRepeat int      `yaml:"max_repeat"`
+	Repeat     string                       `yaml:"repeat"`
+	RSD        *float64                     `yaml:"rsd"`
+	MaxRepeat  int                          `yaml:"max_repeat"`
 	Memory     string                       `yaml:"memory"`
 	IOPS       int                          `yaml:"iops"`
 	BPS        string                       `yaml:"bps"`
