@@ -341,9 +341,3 @@ func ReadDir(dir string) ([]*File, error) {
 	}
 	return out, nil
 }
-
-// Done reports whether a cell already has a successful result, for --resume.
-func Done(dir, id string) bool {
-	f, err := Read(Path(dir, id))
-	return err == nil && f.OK()
-}

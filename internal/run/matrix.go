@@ -116,6 +116,9 @@ func (m *matrix) auto(ctx context.Context) error {
 				continue
 			}
 			stopped[gi] = true
+			if len(repeats) == 0 {
+				continue // no result could be read back: the log says why the writes failed
+			}
 			last := repeats[len(repeats)-1]
 			last.RepeatStop = why
 			if err := result.Write(m.OutDir, last); err != nil {

@@ -40,3 +40,28 @@ func TestRepeatStopRule(t *testing.T) {
 		t.Errorf("a failed repeat must stop the cell: %v %q", stop, why)
 	}
 }
+
+func TestResumeDecision(t *testing.T) {
+	planned := result.Cell{ID: "t__w__d__c1__n0__h00000001__r1", Duration: "2s", Repeat: 1}
+	same := &result.File{Cell: planned, Status: "ok"}
+	failed := &result.File{Cell: planned, Status: "failed: boom"}
+	other := &result.File{Cell: result.Cell{ID: "t__w__d__c1__n0__h00000002__r1", Duration: "1s", Repeat: 1}, Status: "ok"}
+	for _, c := range []struct {
+		earlier []*result.File
+		skip    bool
+		why     string
+	}{
+		{nil, false, ""},
+		{[]*result.File{same}, true, ""},
+		{[]*result.File{failed}, false, "it did not succeed before (failed: boom)"},
+		{[]*result.File{other}, false, "its conditions changed: duration: 1s vs 2s"},
+	} {
+		m := map[string][]*result.File{}
+		for _, f := range c.earlier {
+			m[resumeKey(f.Cell)] = append(m[resumeKey(f.Cell)], f)
+		}
+		if skip, why := resumeDecision(m, planned); skip != c.skip || why != c.why {
+			t.Errorf("earlier %d files: skip %v %q, want %v %q", len(c.earlier), skip, why, c.skip, c.why)
+		}
+	}
+}
