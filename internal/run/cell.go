@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,12 +33,20 @@ type cellRun struct {
 	// cap); nbGroup holds a neighbour alone, beside an embedded database.
 	group, nbGroup *limits.Group
 	inst           target.Instance
-	undo           []func()
+	// mortal is the server process shootout watches, nil for an
+	// embedded or external one
+	mortal target.Mortal
+	undo   []func()
 }
 
-func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) error {
+func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) (err error) {
 	c := &cellRun{Runner: r, res: res, cell: cell, f: f}
 	defer c.cleanup()
+	defer func() {
+		if err != nil {
+			err = c.failed(err)
+		}
+	}()
 	if err := c.resolve(); err != nil {
 		return err
 	}
@@ -59,6 +68,38 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	}
 	c.liftIO()
 	return c.check(ctx, m)
+}
+
+// failed completes a failed cell's record before its server stops: what the
+// kernel counted so far, and, when the server died, how — the step's own
+// error ("invalid connection") only says what the death looked like from
+// the client's side.
+func (c *cellRun) failed(err error) error {
+	var oom string
+	if g := c.group; g != nil && c.f.Limits.Evidence == nil {
+		c.f.Limits.Applied, c.f.Limits.Settings = true, g.Applied
+		c.f.Limits.Evidence = g.Evidence()
+	}
+	for _, k := range []string{"memory.oom_kill", "memory.events.oom_kill"} {
+		if n, _ := strconv.Atoi(c.f.Limits.Evidence[k]); n > 0 {
+			oom = fmt.Sprintf("the memory cgroup's OOM killer killed it (%s=%d under the %s cap)", k, n, target.HumanBytes(c.cell.Conditions.MemoryBytes))
+		}
+	}
+	if c.mortal == nil {
+		return err
+	}
+	// the client sees a killed server's connections drop an instant
+	// before the kernel reports its exit: give the exit a moment
+	select {
+	case <-c.mortal.Exited():
+	case <-time.After(time.Second):
+		return err
+	}
+	cause := c.mortal.Death()
+	if oom != "" {
+		cause = oom + "; it " + cause
+	}
+	return fmt.Errorf("%s died: %s (the cell was at: %v)", c.t.Name(), cause, err)
 }
 
 // later registers what the end of the cell must undo, in reverse order.
@@ -161,6 +202,7 @@ func (c *cellRun) start(ctx context.Context) error {
 		return fmt.Errorf("start %s: %w", c.t.Name(), err)
 	}
 	c.inst = inst
+	c.mortal, _ = inst.(target.Mortal)
 	if c.t.Managed() && !c.t.Embedded() {
 		for _, pid := range inst.PIDs() {
 			c.Ledger.AddServer(pid, filepath.Dir(inst.DataDir()))

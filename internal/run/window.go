@@ -75,7 +75,20 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	if c.duringRun != nil {
 		go c.duringRun(ctx, db)
 	}
-	dres, runErr := driver.Run(ctx, cfg, c.connect)
+	runCtx, stopClients := context.WithCancel(ctx)
+	defer stopClients()
+	if c.mortal != nil {
+		// a server that dies ends the run at once: the clients would
+		// otherwise retry their connections until they give up
+		go func() {
+			select {
+			case <-c.mortal.Exited():
+				stopClients()
+			case <-runCtx.Done():
+			}
+		}()
+	}
+	dres, runErr := driver.Run(runCtx, cfg, c.connect)
 	runSecs := time.Since(runStart).Seconds()
 	// what the window dirtied is written before anything is counted, for
 	// every engine alike: otherwise an engine that defers its writes
@@ -134,6 +147,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		for k, v := range nb.evidence {
 			f.Limits.Evidence[k] = v
 		}
+	}
+	if c.serverGone() && (runErr != nil || wbErr != nil) {
+		return nil, fmt.Errorf("the measured run, %.1f s in", runSecs)
 	}
 	if runErr != nil {
 		return nil, fmt.Errorf("run: %w", runErr)
@@ -226,4 +242,17 @@ func neighbourIOs(evidence map[string]string, secs float64) int64 {
 		return 0
 	}
 	return int64((r + w) * secs)
+}
+
+// serverGone is true once a watched server process has exited.
+func (c *cellRun) serverGone() bool {
+	if c.mortal == nil {
+		return false
+	}
+	select {
+	case <-c.mortal.Exited():
+		return true
+	default:
+		return false
+	}
 }

@@ -85,6 +85,8 @@ type mariadbInstance struct {
 	errorLog string
 }
 
+func (in *mariadbInstance) Death() string { return in.death(in.errorLog) }
+
 // Start makes a fresh data directory, starts mariadbd on a free loopback
 // port and a private socket, and creates a benchmark user with a generated
 // password. It never touches the system service or /var/lib/mysql.

@@ -83,6 +83,8 @@ type postgresInstance struct {
 	logFile string
 }
 
+func (in *postgresInstance) Death() string { return in.death(in.logFile) }
+
 // Start runs initdb into a fresh directory and starts postgres on a free
 // loopback port with a generated password (scram-sha-256).
 func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err error) {

@@ -124,3 +124,41 @@ func (m *managed) execAll(ctx context.Context, qs ...string) error {
 	}
 	return nil
 }
+
+// Mortal is an instance whose server process shootout watches: the run
+// stops its clients the moment it exits and names the cause, instead of
+// retrying connections to a server that is gone.
+type Mortal interface {
+	// Exited closes when the server process exits.
+	Exited() <-chan struct{}
+	// Death says how it ended — the signal that killed it or its exit
+	// status — with the last lines of its log; "" while it runs.
+	Death() string
+}
+
+func (m *managed) Exited() <-chan struct{} { return m.proc.exited }
+
+// death describes how the process ended, with the tail of logFile.
+func (m *managed) death(logFile string) string {
+	if m.proc == nil || m.proc.running() {
+		return ""
+	}
+	how := "exited"
+	var ee *exec.ExitError
+	if errors.As(m.proc.err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+			switch {
+			case ws.Signaled():
+				how = fmt.Sprintf("was killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
+			case ws.Exited():
+				how = fmt.Sprintf("exited with status %d", ws.ExitStatus())
+			}
+		}
+	} else if m.proc.err == nil {
+		how = "exited with status 0"
+	}
+	if t := tail(logFile, 5); t != "" {
+		how += "; its log ends: " + lastLines(t, 5)
+	}
+	return how
+}
