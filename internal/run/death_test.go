@@ -80,13 +80,7 @@ func TestServerOOMKilledIsNamed(t *testing.T) {
 	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"400000"},
 		Clients: []int{1}, Duration: "2s", Interval: "0s", Memory: "96M",
 		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "512M"}}}
-	res, err := p.Resolve(plan.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open()}
-	defer r.Ledger.Close()
-	f := r.Cell(context.Background(), res, res.Cells[0])
+	f := cellOf(t, p)
 	if f.OK() || !strings.Contains(f.Status, "mariadb-innodb died: the memory cgroup's OOM killer killed it") {
 		t.Fatalf("status %q must name the OOM kill", f.Status)
 	}
