@@ -110,10 +110,20 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err != nil {
 		return nil, err
 	}
-	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.dataDir, "--user="+me.Username,
-		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
-	if out, err := install.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("mariadb-install-db: %v: %s", err, lastLines(string(out), 5))
+	install := func() ([]byte, error) {
+		return exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.dataDir, "--user="+me.Username,
+			"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve").CombinedOutput()
+	}
+	if out, err := install(); err != nil {
+		// its bootstrap server has failed once under load with nothing
+		// of ours at fault: one more try in a clean directory, said in
+		// the log, before the cell fails
+		first := errorLines(string(out))
+		os.RemoveAll(in.dataDir)
+		if out, err := install(); err != nil {
+			return nil, fmt.Errorf("mariadb-install-db failed twice: %v: %s (first: %s)", err, errorLines(string(out)), first)
+		}
+		logf(opt.Log, "mariadb-install-db failed once (%s) and succeeded on a second try", first)
 	}
 
 	args := []string{"--no-defaults", "--datadir=" + in.dataDir, "--socket=" + filepath.Join(dir, "mysqld.sock"),
@@ -324,4 +334,23 @@ func tailString(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// errorLines picks a tool's error lines out of its output, which for
+// mariadb-install-db ends in several lines of boilerplate; the last lines
+// when none says ERROR.
+func errorLines(out string) string {
+	var errs []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "ERROR") || strings.Contains(l, "Error") {
+			errs = append(errs, strings.TrimSpace(l))
+		}
+	}
+	if len(errs) == 0 {
+		return lastLines(out, 5)
+	}
+	if len(errs) > 5 {
+		errs = errs[len(errs)-5:]
+	}
+	return strings.Join(errs, " | ")
 }
