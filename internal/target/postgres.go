@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
@@ -20,6 +21,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
 	"shootout/internal/dialect"
+	"shootout/internal/metrics"
 )
 
 // Postgres is a private PostgreSQL cluster made with Debian's initdb.
@@ -114,6 +116,11 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 				return nil, err
 			}
 			logf(opt.Log, "%v: postgres's directory is %s instead", why, dir)
+			if a, errA := metrics.DeviceOf(opt.WorkDir); errA == nil {
+				if b, errB := metrics.DeviceOf(dir); errB == nil && a.Dev != b.Dev {
+					logf(opt.Log, "note: %s is on another disk (%s) than --out (%s): caps and bytes written apply to that disk", dir, b.Name, a.Name)
+				}
+			}
 		}
 	}
 	defer func() {
@@ -196,8 +203,19 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 var ReachableWorkDir = "/var/tmp/shootout-servers"
 
 func reachableWorkDir() (string, error) {
-	if err := os.MkdirAll(ReachableWorkDir, 0o711); err != nil {
+	if err := os.Mkdir(ReachableWorkDir, 0o711); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
+	}
+	// /var/tmp is everyone's: only a real directory of ours will do, never
+	// a symlink or one another user made, which chmod would follow or
+	// which would hold the server's data at someone else's mercy
+	st, err := os.Lstat(ReachableWorkDir)
+	if err != nil {
+		return "", err
+	}
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 || sys == nil || int(sys.Uid) != os.Geteuid() {
+		return "", fmt.Errorf("%s is not a directory owned by uid %d: remove it or point --out at a directory the postgres user can enter", ReachableWorkDir, os.Geteuid())
 	}
 	// an older run or umask may have left another mode
 	return ReachableWorkDir, os.Chmod(ReachableWorkDir, 0o711)
