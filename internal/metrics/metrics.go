@@ -348,3 +348,19 @@ func MemTotal() int64 {
 	}
 	return 0
 }
+
+// ProcState is the state letter of /proc/PID/stat: R running, S sleeping,
+// D in uninterruptible IO, T stopped by a signal, Z a zombie; "" when the
+// process is gone.
+func ProcState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return ""
+	}
+	return s[i+2 : i+3]
+}

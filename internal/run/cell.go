@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"shootout/internal/limits"
@@ -36,7 +37,9 @@ type cellRun struct {
 	// mortal is the server process shootout watches, nil for an
 	// embedded or external one
 	mortal target.Mortal
-	undo   []func()
+	// hung says why shootout killed a server that stopped answering
+	hung atomic.Value
+	undo []func()
 }
 
 func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) (err error) {
@@ -96,6 +99,9 @@ func (c *cellRun) failed(err error) error {
 		return err
 	}
 	cause := c.mortal.Death()
+	if why, _ := c.hung.Load().(string); why != "" {
+		cause = why + "; it " + cause
+	}
 	if oom != "" {
 		cause = oom + "; it " + cause
 	}

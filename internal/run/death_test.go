@@ -17,13 +17,10 @@ import (
 	"shootout/internal/testenv"
 )
 
-// TestServerKilledMidRunIsNamedAtOnce SIGKILLs mariadbd 2 s into a 20 s
-// cell: the clients stop within a second or two, the cell fails naming the
-// signal and the server's log, and the next cell of the matrix runs.
-func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real servers")
-	}
+// signalMidRun sends sig to mariadbd 2 s into a 20 s cell, then runs a
+// SQLite cell, and returns both results and when the signal went.
+func signalMidRun(t *testing.T, sig syscall.Signal) ([]*result.File, time.Time) {
+	t.Helper()
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
 	p := &plan.Plan{Targets: []string{"mariadb-innodb", "sqlite"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000"},
@@ -32,12 +29,12 @@ func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var killedAt time.Time
+	var sentAt time.Time
 	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), duringRun: func(ctx context.Context, db *sql.DB) {
 		time.Sleep(2 * time.Second)
 		var pidFile string
 		if err := db.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&pidFile); err != nil {
-			return // the second cell is SQLite: nothing to kill
+			return // the second cell is SQLite: nothing to signal
 		}
 		b, err := os.ReadFile(pidFile)
 		if err != nil {
@@ -45,8 +42,8 @@ func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
 			return
 		}
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		killedAt = time.Now()
-		syscall.Kill(pid, syscall.SIGKILL)
+		sentAt = time.Now()
+		syscall.Kill(pid, sig)
 	}}
 	defer r.Ledger.Close()
 	var files []*result.File
@@ -55,17 +52,45 @@ func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(files) != 2 {
-		t.Fatalf("the matrix must go on after the dead server: %d cells", len(files))
+		t.Fatalf("the matrix must go on after the server: %d cells", len(files))
 	}
+	if !files[1].OK() {
+		t.Fatalf("the next cell: %s", files[1].Status)
+	}
+	return files, sentAt
+}
+
+// TestServerKilledMidRunIsNamedAtOnce: SIGKILL mid-run; the clients stop
+// at once, the cell fails naming the signal and the server's log, and the
+// next cell of the matrix runs.
+func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	files, at := signalMidRun(t, syscall.SIGKILL)
 	dead := files[0]
 	if dead.OK() || !strings.Contains(dead.Status, "mariadb-innodb died: was killed by signal 9") {
 		t.Fatalf("status %q must name the death and the signal", dead.Status)
 	}
-	if took := dead.Ended.Sub(killedAt); killedAt.IsZero() || took > 5*time.Second {
+	if took := dead.Ended.Sub(at); at.IsZero() || took > 5*time.Second {
 		t.Fatalf("the cell ended %v after the kill: the clients must stop at once", took)
 	}
-	if !files[1].OK() {
-		t.Fatalf("the next cell: %s", files[1].Status)
+}
+
+// TestServerStoppedMidRunIsKilledAndNamed: a SIGSTOPped server answers
+// nobody; after 2 s shootout kills it (it started it) and says why,
+// instead of waiting on it for the rest of the cell.
+func TestServerStoppedMidRunIsKilledAndNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	files, at := signalMidRun(t, syscall.SIGSTOP)
+	hung := files[0]
+	if hung.OK() || !strings.Contains(hung.Status, "mariadb-innodb died: it stayed stopped (state T") {
+		t.Fatalf("status %q must say the server was stopped and killed", hung.Status)
+	}
+	if took := hung.Ended.Sub(at); at.IsZero() || took > hungFor+5*time.Second {
+		t.Fatalf("the cell ended %v after the SIGSTOP", took)
 	}
 }
 

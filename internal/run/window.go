@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"shootout/internal/dialect"
@@ -78,15 +79,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	runCtx, stopClients := context.WithCancel(ctx)
 	defer stopClients()
 	if c.mortal != nil {
-		// a server that dies ends the run at once: the clients would
-		// otherwise retry their connections until they give up
-		go func() {
-			select {
-			case <-c.mortal.Exited():
-				stopClients()
-			case <-runCtx.Done():
-			}
-		}()
+		go c.watchServer(runCtx, stopClients)
 	}
 	dres, runErr := driver.Run(runCtx, cfg, c.connect)
 	runSecs := time.Since(runStart).Seconds()
@@ -254,5 +247,43 @@ func (c *cellRun) serverGone() bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// hungFor is how long a server may stay stopped (SIGSTOP, a debugger)
+// before the cell gives up on it.
+const hungFor = 2 * time.Second
+
+// watchServer ends the run the moment the server exits — the clients would
+// otherwise retry their connections until they give up — and kills a
+// server that stays stopped, whose clients would otherwise wait on it
+// forever; the cell then fails saying which.
+func (c *cellRun) watchServer(ctx context.Context, stopClients func()) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	var stoppedSince time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.mortal.Exited():
+			stopClients()
+			return
+		case now := <-tick.C:
+			pids := c.inst.PIDs()
+			if len(pids) == 0 || metrics.ProcState(pids[0]) != "T" {
+				stoppedSince = time.Time{}
+				continue
+			}
+			if stoppedSince.IsZero() {
+				stoppedSince = now
+				continue
+			}
+			if now.Sub(stoppedSince) >= hungFor {
+				c.hung.Store(fmt.Sprintf("it stayed stopped (state T: SIGSTOP or a debugger) for %s mid-run, so shootout killed it", hungFor))
+				syscall.Kill(pids[0], syscall.SIGKILL)
+				stoppedSince = time.Time{}
+			}
+		}
 	}
 }
