@@ -98,11 +98,15 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 }
 
 // waitReady polls db until the server answers, it exits (the reason is in
-// its log), or a minute passes.
+// its log), or a minute passes. Each try has its own short deadline: when
+// another program holds the port, it may accept the connection and never
+// answer, and only the server's exit tells us to try another port.
 func (m *managed) waitReady(ctx context.Context, db *sql.DB, name, logFile string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		err := db.PingContext(ctx)
+		try, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := db.PingContext(try)
+		cancel()
 		if err == nil {
 			return nil
 		}

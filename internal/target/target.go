@@ -146,8 +146,9 @@ func password() string {
 	return hex.EncodeToString(b)
 }
 
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
+// freePort asks the kernel for a free loopback port; a variable, so a test
+// can hand out one that is taken.
+var freePort = func() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
