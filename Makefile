@@ -4,7 +4,7 @@
 SHELL   := /bin/bash
 BIN     := bin/shootout
 GO      ?= go
-DEB_PKGS := mariadb-server mariadb-plugin-rocksdb postgresql sysbench fio gcc chromium
+DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs
 OUT     ?= results/demo
 
 .PHONY: all build deps demo test test-unit bench vet fmt clean

@@ -258,6 +258,9 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	for _, name := range slices.Sorted(maps.Keys(res.Skipped)) {
 		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
 	}
+	if err := checkMemory(res); err != nil {
+		return usage(err)
+	}
 	if f.dryRun {
 		printDryRun(cmd.OutOrStdout(), res)
 		return nil
@@ -319,6 +322,21 @@ func writeHTMLReport(dir, baseline string, out, log io.Writer) {
 		return
 	}
 	fmt.Fprintf(out, "\nreport: %s\n", path)
+}
+
+// checkMemory refuses a --memory that a server cannot live in, with the
+// least that would do, before anything starts (also in --dry-run).
+func checkMemory(res *plan.Resolved) error {
+	for _, c := range res.Cells {
+		t := res.Target(c.Target)
+		if t == nil || c.Conditions.MemoryBytes == 0 {
+			continue
+		}
+		if _, _, err := target.SizeFor(t, c.Conditions.MemoryBytes, c.Clients); err != nil {
+			return fmt.Errorf("--memory %s: %w", target.HumanBytes(c.Conditions.MemoryBytes), err)
+		}
+	}
+	return nil
 }
 
 // checkLimits stops a run that asks for limits this machine cannot apply

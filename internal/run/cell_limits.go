@@ -37,6 +37,13 @@ type Limits struct {
 func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 	var l Limits
 	req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
+	if c.Conditions.MemoryBytes > 0 {
+		// a budget the server cannot live in is refused before anything
+		// starts, rather than found out by the OOM killer mid-load
+		if _, _, err := target.SizeFor(t, c.Conditions.MemoryBytes, c.Clients); err != nil {
+			return l, fmt.Errorf("--memory %s: %w", target.HumanBytes(c.Conditions.MemoryBytes), err)
+		}
+	}
 	if t.Managed() && !t.Embedded() {
 		cpus, err := limits.PlanCPUs(c.Conditions.CPUs)
 		if err != nil {

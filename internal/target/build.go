@@ -28,6 +28,10 @@ func Build(t Target) (build, transport string) {
 				b += " + " + filepath.Join(dir, "ha_rocksdb.so")
 			}
 		}
+		// the allocator a plan does not choose is part of the build
+		if name, lib, err := mallocFor(t.Engine, nil); err == nil && lib != "" {
+			b += " + " + name + " (" + lib + ")"
+		}
 		return b, "tcp 127.0.0.1"
 	case Postgres:
 		dir, err := postgresBinDir()

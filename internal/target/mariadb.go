@@ -76,7 +76,8 @@ func (m MariaDB) Available() error {
 			return errors.New("MyRocks plugin ha_rocksdb.so not found; fix: apt-get install -y mariadb-plugin-rocksdb")
 		}
 	}
-	return nil
+	_, _, err := mallocFor(m.Engine, nil)
+	return err
 }
 
 type mariadbInstance struct {
@@ -136,15 +137,16 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		// 128M each for the InnoDB pool, the Aria page cache and the MyISAM
 		// key buffer), so they shrink to what the system tables need; else a
 		// 256M budget is overrun before the engine under test gets any.
-		for _, setting := range []string{"innodb_buffer_pool_size", "aria_pagecache_buffer_size", "key_buffer_size"} {
+		for _, setting := range []string{"aria_pagecache_buffer_size", "key_buffer_size"} {
 			in.applied[setting] = "8M"
 		}
 		in.applied["innodb_buffer_pool_size"] = "32M" // InnoDB's own minimum is about 24M with its chunk size
-		cache := int64(float64(opt.MemoryBudget) * CacheShare)
-		in.applied[mariadbEngines[m.Engine]] = HumanBytes(cache)
-		if m.Engine == "memory" {
-			in.applied["tmp_table_size"] = HumanBytes(cache)
+		sizing, err := SizeMemory(m.Engine, opt.MemoryBudget, opt.Clients)
+		if err != nil {
+			return nil, err
 		}
+		logf(opt.Log, "%s", sizing)
+		maps.Copy(in.applied, sizing.Settings)
 	}
 	if m.Engine == "rocksdb" {
 		pluginDir, _ := rocksdbPlugin()
@@ -153,7 +155,15 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	for k, v := range opt.Settings {
 		in.applied[k] = v
 	}
+	malloc, mallocLib, err := mallocFor(m.Engine, opt.Settings)
+	if err != nil {
+		return nil, err
+	}
+	in.applied[MallocSetting] = malloc
 	for _, k := range slices.Sorted(maps.Keys(in.applied)) {
+		if k == MallocSetting {
+			continue // shootout's to apply, not the server's
+		}
 		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), in.applied[k]))
 	}
 
@@ -164,6 +174,9 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 			return nil, fmt.Errorf("find a free port: %w", err)
 		}
 		cmd := serverCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...)
+		if mallocLib != "" {
+			cmd.Env = append(os.Environ(), "LD_PRELOAD="+mallocLib)
+		}
 		if opt.Wrap != nil {
 			if err := opt.Wrap(cmd); err != nil {
 				return nil, err

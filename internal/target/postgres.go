@@ -152,8 +152,12 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 
 	in.applied = map[string]string{"max_connections": "1100", "listen_addresses": "127.0.0.1", "unix_socket_directories": dir}
 	if opt.MemoryBudget > 0 {
-		in.applied["shared_buffers"] = pgBytes(int64(float64(opt.MemoryBudget) * CacheShare))
-		in.applied["effective_cache_size"] = pgBytes(opt.MemoryBudget)
+		sizing, err := SizeMemory("postgres", opt.MemoryBudget, opt.Clients)
+		if err != nil {
+			return nil, err
+		}
+		logf(opt.Log, "%s", sizing)
+		maps.Copy(in.applied, sizing.Settings)
 	}
 	for k, v := range opt.Settings {
 		in.applied[k] = v
@@ -295,4 +299,9 @@ func (in *postgresInstance) Stop(ctx context.Context) error {
 }
 
 // pgBytes spells a size in the units PostgreSQL settings accept.
-func pgBytes(n int64) string { return fmt.Sprintf("%dMB", n>>20) }
+func pgBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%dkB", n>>10)
+	}
+	return fmt.Sprintf("%dMB", n>>20)
+}

@@ -38,11 +38,15 @@ type Target interface {
 // StartOptions are what a cell asks of a server.
 type StartOptions struct {
 	WorkDir string // the target makes its own directory under it
-	// MemoryBudget in bytes is shared out to the engine's caches by one rule
-	// (CacheShare) so engines are compared with the same memory.
+	// MemoryBudget in bytes is shared out to the engine's caches and
+	// buffers by one rule per engine (SizeMemory) so engines are compared
+	// with the same memory and every phase fits it.
 	MemoryBudget int64
-	Settings     map[string]string // per-target server settings from the plan
-	Log          io.Writer         // progress notes for the user; nil for none
+	// Clients is how many connections the run will hold at once, which the
+	// memory rule sizes the per-connection buffers for.
+	Clients  int
+	Settings map[string]string // per-target server settings from the plan
+	Log      io.Writer         // progress notes for the user; nil for none
 	// KeepData leaves the server's directory behind after Stop.
 	KeepData bool
 	// Wrap, when set, rewrites the server's command before it starts (to

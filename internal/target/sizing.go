@@ -1,0 +1,213 @@
+package target
+
+import (
+	"fmt"
+	"strings"
+
+	"shootout/internal/dialect"
+)
+
+// A cell's memory budget (--memory) is a cgroup cap that includes the page
+// cache, so every byte a server allocates in any phase — the load, the
+// index build after it, the settle, the run with all its clients — has to
+// come out of it. Left at their defaults, the servers' other buffers do not
+// fit a small VM: MyRocks' index build merges with a 1G combine buffer and
+// 64M sort buffers, its memtables may hold 2×64M per column family, Aria
+// and MyISAM build indexes with 256M and 128M sort buffers, and 50 clients
+// of MariaDB may each take 3M. SizeMemory shares the budget out so that the
+// phase that needs the most still fits, and says where each part went.
+// docs/sizing.md explains the rule engine by engine.
+
+// MemoryPart is one share of the budget.
+type MemoryPart struct {
+	Name  string
+	Bytes int64
+}
+
+// MemoryPlan is how one server's budget is shared out.
+type MemoryPlan struct {
+	Budget   int64
+	Clients  int
+	Settings map[string]string // the server's settings that carry the plan
+	// Parts add up to at most Budget; the largest phase-dependent share
+	// (connections in the run, or the index build's buffers) is the one
+	// counted.
+	Parts []MemoryPart
+}
+
+// String is the plan in one line, for the log and the cell's notes.
+func (p MemoryPlan) String() string {
+	var parts []string
+	for _, part := range p.Parts {
+		parts = append(parts, part.Name+" "+HumanBytes(part.Bytes))
+	}
+	return fmt.Sprintf("memory %s shared out: %s", HumanBytes(p.Budget), strings.Join(parts, ", "))
+}
+
+// Measured and documented sizes the rule starts from (MariaDB 10.11,
+// PostgreSQL 15, Debian 12).
+const (
+	mib = int64(1) << 20
+	kib = int64(1) << 10
+
+	// mariadbd with small caches, before any table is used: 70 MB RSS
+	// with InnoDB, 79 MB with the RocksDB plugin loaded, plus the other
+	// engines' small caches as they fill with the system tables.
+	mariadbServer = 96 * mib
+	// each connection of MariaDB at its defaults: thread stack 292K, two
+	// net buffers, and the sort (2M), join (256K), read (128K) and
+	// random-read (256K) buffers a query of the oltp or redmine mix can
+	// allocate at once
+	mariadbConnOthers = 292*kib + 32*kib + 256*kib + 128*kib + 256*kib
+	mariadbSortBuffer = 2 * mib
+	// the load runs this many connections at once (workload.LoadOrdered's
+	// writers and the index builds)
+	loaderConnections = 4
+
+	// the postmaster and its background processes, and each backend's
+	// own catalog caches and stack beyond work_mem
+	postgresServer  = 48 * mib
+	postgresBackend = 4 * mib
+
+	// what the kernel needs in the cap to write and read the data files at
+	// all: below this, the page cache thrashes on the server's own WAL
+	minPageCache = 16 * mib
+)
+
+// engineCacheMinimum is the least main cache each engine works with.
+var engineCacheMinimum = map[string]int64{
+	"innodb":   32 * mib, // InnoDB refuses less than its chunk size allows
+	"rocksdb":  8 * mib,
+	"aria":     8 * mib,
+	"myisam":   8 * mib,
+	"memory":   8 * mib,
+	"postgres": 16 * mib,
+}
+
+func clamp(v, lo, hi int64) int64 {
+	return max(lo, min(v, hi))
+}
+
+// SizeMemory shares budget out for a MariaDB engine ("innodb", "rocksdb",
+// "aria", "myisam", "memory") or PostgreSQL ("postgres") serving clients
+// connections. It fails, naming the least budget that would do, when the
+// budget cannot hold the server, its phases and the engine's smallest
+// cache.
+func SizeMemory(engine string, budget int64, clients int) (MemoryPlan, error) {
+	clients = max(clients, 1)
+	p := MemoryPlan{Budget: budget, Clients: clients, Settings: map[string]string{}}
+	set := func(k string, v int64) { p.Settings[k] = HumanBytes(v) }
+	var fixed, writeBuffers, build, perConn int64
+	var cacheSetting string
+	switch engine {
+	case "postgres":
+		fixed = postgresServer
+		// work_mem is per sort or hash node: two per backend at once in
+		// the workloads' queries; PostgreSQL's default of 4M, less when
+		// a quarter of the budget cannot hold it for every client
+		workMem := clamp((budget/4/int64(clients)-postgresBackend)/2, 64*kib, 4*mib)
+		p.Settings["work_mem"] = pgBytes(workMem)
+		perConn = postgresBackend + 2*workMem
+		// CREATE INDEX after the load sorts in maintenance_work_mem
+		maintenance := clamp(budget/8, 1*mib, 64*mib)
+		p.Settings["maintenance_work_mem"] = pgBytes(maintenance)
+		build = maintenance
+		cacheSetting = "shared_buffers"
+	case "innodb", "rocksdb", "aria", "myisam", "memory":
+		fixed = mariadbServer
+		sort := mariadbSortBuffer
+		if int64(clients)*(mariadbConnOthers+sort) > budget/4 {
+			// many clients on a small budget: smaller sort buffers, as a
+			// DBA would set them, rather than a server the cap kills
+			sort = clamp(budget/4/int64(clients)-mariadbConnOthers, 256*kib, mariadbSortBuffer)
+			set("sort_buffer_size", sort)
+		}
+		perConn = mariadbConnOthers + sort
+		// the index builds of every engine MariaDB loads (its system
+		// tables are Aria) sort in these buffers, whose defaults are
+		// 256M and 128M
+		sortBuild := clamp(budget/16, 4*mib, 128*mib)
+		set("aria_sort_buffer_size", sortBuild)
+		set("myisam_sort_buffer_size", sortBuild)
+		build = sortBuild
+		switch engine {
+		case "innodb":
+			logBuffer := clamp(budget/64, 2*mib, 16*mib)
+			set("innodb_log_buffer_size", logBuffer)
+			writeBuffers = logBuffer
+		case "rocksdb":
+			// memtables: one cap over every column family, each memtable
+			// half of it, so a flush starts before the cap is reached
+			memtables := clamp(budget/8, 16*mib, 256*mib)
+			set("rocksdb_db_write_buffer_size", memtables)
+			p.Settings["rocksdb_default_cf_options"] = fmt.Sprintf("write_buffer_size=%d", memtables/2)
+			writeBuffers = memtables
+			// the secondary index build after the load sorts runs of
+			// merge_buf_size and merges them reading combine_read_size:
+			// the 1G default is what the memory cgroup killed at 1G
+			mergeBuf := clamp(budget/32, 1*mib, 64*mib)
+			combine := clamp(budget/16, 4*mib, 1024*mib)
+			set("rocksdb_merge_buf_size", mergeBuf)
+			set("rocksdb_merge_combine_read_size", combine)
+			build = max(build, 2*mergeBuf+combine)
+		}
+		cacheSetting = mariadbEngines[engine]
+	default:
+		return p, fmt.Errorf("no memory rule for engine %q", engine)
+	}
+	connections := int64(clients) * perConn
+	load := build + loaderConnections*perConn
+	phase, phaseName := connections, fmt.Sprintf("%d connections", clients)
+	if load > connections {
+		phase, phaseName = load, "load and index build"
+	}
+	pageCache := max(minPageCache, budget/8)
+	cache := min(int64(float64(budget)*CacheShare), budget-fixed-writeBuffers-phase-pageCache)
+	least := engineCacheMinimum[engine]
+	if cache < least {
+		need := fixed + writeBuffers + phase + minPageCache + least
+		parts := fmt.Sprintf("server %s", HumanBytes(fixed))
+		if writeBuffers > 0 {
+			parts += fmt.Sprintf(", write buffers %s", HumanBytes(writeBuffers))
+		}
+		return p, fmt.Errorf("a budget of %s cannot hold %s with %d clients: it needs at least %s (%s, %s %s, %s %s, page cache %s)",
+			HumanBytes(budget), engine, clients, HumanBytes(roundUp(need, 16*mib)), parts, phaseName, HumanBytes(phase),
+			cacheSetting, HumanBytes(least), HumanBytes(minPageCache))
+	}
+	if engine == "postgres" {
+		p.Settings[cacheSetting] = pgBytes(cache)
+		p.Settings["effective_cache_size"] = pgBytes(budget - fixed - phase)
+	} else {
+		set(cacheSetting, cache)
+		if engine == "memory" {
+			set("tmp_table_size", cache)
+		}
+	}
+	p.Parts = []MemoryPart{{"server", fixed}, {cacheSetting, cache}}
+	if writeBuffers > 0 {
+		p.Parts = append(p.Parts, MemoryPart{"write buffers", writeBuffers})
+	}
+	p.Parts = append(p.Parts, MemoryPart{phaseName, phase},
+		MemoryPart{"page cache", budget - fixed - cache - writeBuffers - phase})
+	return p, nil
+}
+
+func roundUp(v, unit int64) int64 {
+	return (v + unit - 1) / unit * unit
+}
+
+// SizeFor is SizeMemory for a target: false when the target has no memory
+// rule (an embedded or external database, whose memory shootout does not
+// cap).
+func SizeFor(t Target, budget int64, clients int) (MemoryPlan, bool, error) {
+	if !t.Managed() || t.Embedded() {
+		return MemoryPlan{}, false, nil
+	}
+	d := t.Dialect()
+	engine := d.Engine
+	if d.Flavor == dialect.Postgres {
+		engine = "postgres"
+	}
+	p, err := SizeMemory(engine, budget, clients)
+	return p, true, err
+}

@@ -1,0 +1,115 @@
+package target
+
+import (
+	"strings"
+	"testing"
+)
+
+// parseSize reads back what HumanBytes and pgBytes write.
+func parseSize(t *testing.T, v string) int64 {
+	t.Helper()
+	units := map[string]int64{"kB": kib, "MB": mib, "K": kib, "M": mib, "G": 1 << 30}
+	for _, u := range []string{"kB", "MB", "K", "M", "G"} {
+		if n, ok := strings.CutSuffix(v, u); ok {
+			var x int64
+			for _, c := range n {
+				if c < '0' || c > '9' {
+					t.Fatalf("size %q is not a number of %s", v, u)
+				}
+				x = x*10 + int64(c-'0')
+			}
+			return x * units[u]
+		}
+	}
+	t.Fatalf("size %q has no unit", v)
+	return 0
+}
+
+func TestMemoryPlanFitsEveryPhase(t *testing.T) {
+	for _, engine := range []string{"innodb", "rocksdb", "aria", "myisam", "memory", "postgres"} {
+		for _, budget := range []int64{256 * mib, 1 << 30, 2 << 30, 8 << 30} {
+			for _, clients := range []int{1, 4, 13, 50, 100} {
+				p, err := SizeMemory(engine, budget, clients)
+				if err != nil {
+					if budget >= 1<<30 {
+						t.Errorf("%s %s %d clients: %v", engine, HumanBytes(budget), clients, err)
+					}
+					continue
+				}
+				var sum int64
+				for _, part := range p.Parts {
+					if part.Bytes < 0 {
+						t.Errorf("%s: negative part: %s", engine, p)
+					}
+					sum += part.Bytes
+				}
+				if sum > budget {
+					t.Errorf("%s: parts add up to %s: %s", engine, HumanBytes(sum), p)
+				}
+				if last := p.Parts[len(p.Parts)-1]; last.Name != "page cache" || last.Bytes < minPageCache {
+					t.Errorf("%s: no page cache left: %s", engine, p)
+				}
+				// the index build's buffers and the run's connections are
+				// never both counted, so the larger of them must be
+				var conn int64
+				var build int64
+				switch engine {
+				case "postgres":
+					conn = int64(clients) * (postgresBackend + 2*parseSize(t, p.Settings["work_mem"]))
+					build = parseSize(t, p.Settings["maintenance_work_mem"])
+				default:
+					sort := mariadbSortBuffer
+					if v, ok := p.Settings["sort_buffer_size"]; ok {
+						sort = parseSize(t, v)
+					}
+					conn = int64(clients) * (mariadbConnOthers + sort)
+					build = parseSize(t, p.Settings["aria_sort_buffer_size"])
+					if engine == "rocksdb" {
+						build = max(build, 2*parseSize(t, p.Settings["rocksdb_merge_buf_size"])+parseSize(t, p.Settings["rocksdb_merge_combine_read_size"]))
+					}
+				}
+				phase := p.Parts[len(p.Parts)-2].Bytes
+				if phase < conn || phase < build {
+					t.Errorf("%s %s %d clients: phase share %s below connections %s or index build %s", engine,
+						HumanBytes(budget), clients, HumanBytes(phase), HumanBytes(conn), HumanBytes(build))
+				}
+			}
+		}
+	}
+}
+
+// TestMyRocksIndexBuildFitsTheSeedsGigabyte: the seed-004 cell the memory
+// cgroup killed (1G, 50 clients) builds its index with buffers that fit.
+func TestMyRocksIndexBuildFitsTheSeedsGigabyte(t *testing.T) {
+	p, err := SizeMemory("rocksdb", 1<<30, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	combine := parseSize(t, p.Settings["rocksdb_merge_combine_read_size"])
+	memtables := parseSize(t, p.Settings["rocksdb_db_write_buffer_size"])
+	cache := parseSize(t, p.Settings["rocksdb_block_cache_size"])
+	if combine > 256*mib || memtables > 256*mib {
+		t.Errorf("merge combine %s, memtables %s: the defaults (1G, unbounded) are what the OOM killer killed", HumanBytes(combine), HumanBytes(memtables))
+	}
+	if cache != 512*mib {
+		t.Errorf("block cache %s: half of 1G is the seed's share", HumanBytes(cache))
+	}
+	if !strings.Contains(p.Settings["rocksdb_default_cf_options"], "write_buffer_size=") {
+		t.Errorf("memtable size not set: %v", p.Settings)
+	}
+}
+
+func TestTooSmallABudgetNamesTheLeastThatWouldDo(t *testing.T) {
+	_, err := SizeMemory("innodb", 96*mib, 1)
+	if err == nil || !strings.Contains(err.Error(), "it needs at least") {
+		t.Fatalf("96M for InnoDB: %v", err)
+	}
+	least := err.Error()[strings.Index(err.Error(), "at least ")+len("at least "):]
+	least = least[:strings.Index(least, " ")]
+	if _, err := SizeMemory("innodb", parseSize(t, least), 1); err != nil {
+		t.Fatalf("the least it named (%s) must do: %v", least, err)
+	}
+	if _, err := SizeMemory("postgres", 1<<30, 100); err != nil {
+		t.Fatalf("100 PostgreSQL backends in 1G with small work_mem: %v", err)
+	}
+}
