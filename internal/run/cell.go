@@ -37,9 +37,10 @@ type cellRun struct {
 	// mortal is the server process shootout watches, nil for an
 	// embedded or external one
 	mortal target.Mortal
-	// hung says why shootout killed a server that stopped answering
-	hung atomic.Value
-	undo []func()
+	// killedBecause says why shootout killed a server it started (it
+	// stayed stopped, its disk was full)
+	killedBecause atomic.Value
+	undo          []func()
 }
 
 func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) (err error) {
@@ -58,6 +59,14 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	}
 	if err := c.start(ctx); err != nil {
 		return err
+	}
+	if c.mortal != nil {
+		// from here to the end of the checks, a server that dies ends the
+		// step at once
+		watched, stop := context.WithCancel(ctx)
+		defer stop()
+		go c.watchServer(watched, stop)
+		ctx = watched
 	}
 	if err := r.load(ctx, c.t, c.inst, c.w, c.ds, f); err != nil {
 		return err
@@ -79,17 +88,28 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 // the client's side.
 func (c *cellRun) failed(err error) error {
 	var oom string
-	if g := c.group; g != nil && c.f.Limits.Evidence == nil {
-		c.f.Limits.Applied, c.f.Limits.Settings = true, g.Applied
-		c.f.Limits.Evidence = g.Evidence()
+	// the group's counters since it was made: a kill after the measured
+	// window (in the checks) is not in the window's evidence
+	var sinceStart map[string]string
+	if g := c.group; g != nil {
+		sinceStart = g.Evidence()
+		if c.f.Limits.Evidence == nil {
+			c.f.Limits.Applied, c.f.Limits.Settings = true, g.Applied
+			c.f.Limits.Evidence = sinceStart
+		}
 	}
 	for _, k := range []string{"memory.oom_kill", "memory.events.oom_kill"} {
-		if n, _ := strconv.Atoi(c.f.Limits.Evidence[k]); n > 0 {
+		if n, _ := strconv.Atoi(sinceStart[k]); n > 0 {
 			oom = fmt.Sprintf("the memory cgroup's OOM killer killed it (%s=%d under the %s cap)", k, n, target.HumanBytes(c.cell.Conditions.MemoryBytes))
 		}
 	}
 	if c.mortal == nil {
 		return err
+	}
+	if why, full := c.diskFull(); full && !c.serverGone() {
+		// the watcher stops with the step that failed on the full disk;
+		// a server waiting for space would only hold up its shutdown
+		c.kill(why + ", so shootout killed it")
 	}
 	// the client sees a killed server's connections drop an instant
 	// before the kernel reports its exit: give the exit a moment
@@ -99,7 +119,7 @@ func (c *cellRun) failed(err error) error {
 		return err
 	}
 	cause := c.mortal.Death()
-	if why, _ := c.hung.Load().(string); why != "" {
+	if why, _ := c.killedBecause.Load().(string); why != "" {
 		cause = why + "; it " + cause
 	}
 	if oom != "" {
@@ -199,7 +219,11 @@ func (c *cellRun) start(ctx context.Context) error {
 	}
 	dl := c.t.Dialect()
 	c.f.Target = result.Target{Name: c.t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
-	opts := target.StartOptions{WorkDir: c.WorkDir, MemoryBudget: budget, Settings: c.res.Settings[c.cell.Target], Log: c.Log, KeepData: c.KeepData}
+	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, sizing.String())
+	}
+	opts := target.StartOptions{WorkDir: c.WorkDir, MemoryBudget: budget, Clients: c.cell.Clients,
+		Settings: c.res.Settings[c.cell.Target], Log: c.Log, KeepData: c.KeepData}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
 	}
@@ -311,5 +335,14 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	}
 	logf(c.Log, "space: %.1f MB, settled %.1f MB, tables and indexes %.1f MB; invariants: %s",
 		mb(f.Space.Bytes), mb(f.Space.SettledBytes), mb(f.Space.TableBytes), okText(inv))
+	if c.mortal != nil && (!inv.OK || strings.Contains(f.Space.Note, "failed")) {
+		// a server that died in the checks would pass for a broken
+		// invariant: an error lets failed() name the death
+		select {
+		case <-c.mortal.Exited():
+			return fmt.Errorf("checks after the run: %s", strings.Join(append(inv.Failures, f.Space.Note), "; "))
+		case <-time.After(time.Second):
+		}
+	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,22 +96,180 @@ func TestServerStoppedMidRunIsKilledAndNamed(t *testing.T) {
 	}
 }
 
-// TestServerOOMKilledIsNamed: a buffer pool far above the memory cap gets
-// mariadbd killed by the cgroup's OOM killer during the load; the cell
-// says so from the cgroup's own counter, with the evidence recorded.
+// TestServerOOMKilledIsNamed: a buffer pool far above the memory cap, on a
+// dataset larger than the cap, gets mariadbd killed by the cgroup's OOM
+// killer during the load; the cell says so from the cgroup's own counter,
+// with the evidence recorded.
 func TestServerOOMKilledIsNamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
 	requireLimits(t)
-	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"400000"},
-		Clients: []int{1}, Duration: "2s", Interval: "0s", Memory: "96M",
-		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "512M"}}}
+	// shootout's own sizing fits the cap (SizeMemory): a user's setting
+	// that does not is what gets a server killed
+	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1500000"},
+		Clients: []int{1}, Duration: "2s", Interval: "0s", Memory: "192M",
+		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "1G"}}}
 	f := cellOf(t, p)
 	if f.OK() || !strings.Contains(f.Status, "mariadb-innodb died: the memory cgroup's OOM killer killed it") {
 		t.Fatalf("status %q must name the OOM kill", f.Status)
 	}
 	if !f.Limits.Applied || f.Limits.Evidence["memory.failcnt"] == "" {
 		t.Fatalf("the failed cell must keep the cgroup's evidence: %+v", f.Limits)
+	}
+}
+
+// TestServerOOMKilledMidRunIsNamed: a query that builds a 2 GB in-memory
+// table mid-run under a 256M cap gets the server killed by the OOM killer
+// while the clients run; the clients stop at once and the cell names the
+// kill, not the lost connections.
+func TestServerOOMKilledMidRunIsNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	requireLimits(t)
+	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_only"}, Datasets: []string{"10000"},
+		Clients: []int{2}, Duration: "30s", Interval: "0s", Memory: "256M"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sentAt time.Time
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), duringRun: func(ctx context.Context, db *sql.DB) {
+		time.Sleep(2 * time.Second)
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Errorf("hog connection: %v", err)
+			return
+		}
+		defer conn.Close()
+		sentAt = time.Now()
+		for _, q := range []string{
+			"SET SESSION max_heap_table_size = 4294967296",
+			"CREATE TEMPORARY TABLE hog (id INT, pad CHAR(255)) ENGINE=MEMORY",
+			"INSERT INTO hog SELECT seq, REPEAT('x', 255) FROM seq_1_to_8000000",
+		} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				return // the server died under it, as intended
+			}
+		}
+		t.Errorf("the hog finished: 2 GB fitted in a 256M cap?")
+	}}
+	defer r.Ledger.Close()
+	f := r.Cell(context.Background(), res, res.Cells[0])
+	if f.OK() || !strings.Contains(f.Status, "mariadb-innodb died: the memory cgroup's OOM killer killed it") {
+		t.Fatalf("status %q must name the OOM kill", f.Status)
+	}
+	if took := f.Ended.Sub(sentAt); sentAt.IsZero() || took > 20*time.Second {
+		t.Fatalf("the cell ended %v after the hog began: the clients must stop when the server dies", took)
+	}
+}
+
+// TestDataDiskFullMidRunIsNamed: the data directory's filesystem (a small
+// loop-mounted ext4) fills up mid-run; InnoDB would fail its writes and
+// MyISAM would wait for space forever, so within seconds shootout kills
+// the server it started and the cell says the disk was full; the next
+// cell runs, and nothing is left on the filesystem or holding it.
+func TestDataDiskFullMidRunIsNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	requireLimits(t)
+	for _, tool := range []string{"mkfs.ext4", "mount", "umount"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s: %v (apt-get install -y e2fsprogs mount)", tool, err)
+		}
+	}
+	base := testenv.WorkDir(t)
+	img, mnt := filepath.Join(base, "small.img"), filepath.Join(base, "small")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"truncate", "-s", "400M", img}, {"mkfs.ext4", "-q", "-F", img}, {"mount", "-o", "loop", img, mnt}} {
+		if out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v: %s", cmd, err, out)
+		}
+	}
+	mounted := true
+	defer func() {
+		if mounted {
+			exec.Command("umount", "-l", mnt).Run()
+		}
+	}()
+	p := &plan.Plan{Targets: []string{"mariadb-innodb", "mariadb-myisam", "mariadb-aria"}, Workloads: []string{"oltp_insert"},
+		Datasets: []string{"10000"}, Clients: []int{2}, Duration: "8s", Interval: "0s"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := filepath.Join(mnt, "filler")
+	var filledAt []time.Time
+	r := &Runner{OutDir: filepath.Join(base, "out"), WorkDir: mnt, Log: logWriter(t), Ledger: limits.Open(), duringRun: func(ctx context.Context, db *sql.DB) {
+		if len(filledAt) == 2 {
+			return // the cell after: let it run
+		}
+		time.Sleep(2 * time.Second)
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(mnt, &st); err != nil {
+			t.Error(err)
+			return
+		}
+		fh, err := os.Create(filler)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		// what root may use, reserved blocks included, minus a little
+		// (ext4 keeps some back for metadata; shootout calls a disk with
+		// less than 2% free full)
+		for _, spare := range []int64{256 << 10, 1 << 20, 4 << 20, 8 << 20} {
+			if err = syscall.Fallocate(int(fh.Fd()), 0, 0, int64(st.Bfree)*st.Bsize-spare); err == nil {
+				break
+			}
+		}
+		fh.Close()
+		if err != nil {
+			t.Errorf("fill %s: %v", mnt, err)
+		}
+		filledAt = append(filledAt, time.Now())
+	}}
+	defer r.Ledger.Close()
+	var files []*result.File
+	r.OnCell = func(f *result.File) {
+		files = append(files, f)
+		os.Remove(filler) // room for the next cell
+	}
+	if _, err := r.Matrix(context.Background(), res); err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 || len(filledAt) != 2 {
+		t.Fatalf("%d cells, %d fills: the matrix must go on after a full disk", len(files), len(filledAt))
+	}
+	for i, name := range []string{"mariadb-innodb", "mariadb-myisam"} {
+		f := files[i]
+		if f.OK() || !strings.Contains(f.Status, name+" died: the filesystem of its data directory") || !strings.Contains(f.Status, "is full") {
+			t.Errorf("status %q must say the data directory's disk was full", f.Status)
+		}
+		if took := f.Ended.Sub(filledAt[i]); took > 10*time.Second {
+			t.Errorf("%s: the cell ended %v after the disk filled", name, took)
+		}
+	}
+	if !files[2].OK() {
+		t.Errorf("the next cell: %s", files[2].Status)
+	}
+	left, _ := os.ReadDir(mnt)
+	for _, e := range left {
+		if e.Name() != "lost+found" {
+			t.Errorf("left on the filesystem: %s", e.Name())
+		}
+	}
+	// a server or file still open there would make this fail with EBUSY
+	if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+		t.Fatalf("umount %s: %v: %s", mnt, err, out)
+	}
+	mounted = false
+	kept, err := result.ReadDir(r.OutDir)
+	if err != nil || len(kept) != 3 {
+		t.Fatalf("results written before must stay: %d (%v)", len(kept), err)
 	}
 }

@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 
 func requireLimits(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts real servers under limits")
+	}
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
 	if err := limits.Check(limits.Request{MemoryBytes: 1 << 30, IOPS: 100}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/result"
+	"shootout/internal/target"
 	"shootout/internal/workload"
 )
 
@@ -76,12 +77,8 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	if c.duringRun != nil {
 		go c.duringRun(ctx, db)
 	}
-	runCtx, stopClients := context.WithCancel(ctx)
-	defer stopClients()
-	if c.mortal != nil {
-		go c.watchServer(runCtx, stopClients)
-	}
-	dres, runErr := driver.Run(runCtx, cfg, c.connect)
+	// the cell's context ends the moment the server dies (watchServer)
+	dres, runErr := driver.Run(ctx, cfg, c.connect)
 	runSecs := time.Since(runStart).Seconds()
 	// what the window dirtied is written before anything is counted, for
 	// every engine alike: otherwise an engine that defers its writes
@@ -254,11 +251,41 @@ func (c *cellRun) serverGone() bool {
 // before the cell gives up on it.
 const hungFor = 2 * time.Second
 
-// watchServer ends the run the moment the server exits — the clients would
-// otherwise retry their connections until they give up — and kills a
-// server that stays stopped, whose clients would otherwise wait on it
+// diskFull says whether the filesystem of the server's data directory is
+// full: a server then fails its writes (InnoDB) or waits for space forever
+// (MyISAM, Aria), and either way the cell's figures are over. ext4 keeps up
+// to 2% (at most 16 MiB) back for its own metadata, so writes fail with
+// that much still shown free.
+func (c *cellRun) diskFull() (string, bool) {
+	dir := c.inst.DataDir()
+	if dir == "" {
+		return "", false
+	}
+	var st syscall.Statfs_t
+	if syscall.Statfs(dir, &st) != nil {
+		return "", false
+	}
+	size, free := int64(st.Blocks)*st.Bsize, int64(st.Bfree)*st.Bsize
+	if free >= min(17<<20, size/50+1<<20) {
+		return "", false
+	}
+	return fmt.Sprintf("the filesystem of its data directory %s is full (%s free of %s)", dir, target.HumanBytes(free), target.HumanBytes(size)), true
+}
+
+// kill ends a server shootout started that can no longer serve, saying why.
+func (c *cellRun) kill(why string) {
+	c.killedBecause.CompareAndSwap(nil, why)
+	if pids := c.inst.PIDs(); len(pids) > 0 {
+		syscall.Kill(pids[0], syscall.SIGKILL)
+	}
+}
+
+// watchServer ends the cell's current step — load, run or checks — the
+// moment the server exits, since its clients would otherwise retry their
+// connections until they give up; it kills a server that stays stopped or
+// whose disk is full, since its clients would otherwise wait on it
 // forever; the cell then fails saying which.
-func (c *cellRun) watchServer(ctx context.Context, stopClients func()) {
+func (c *cellRun) watchServer(ctx context.Context, stop func()) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	var stoppedSince time.Time
@@ -267,9 +294,13 @@ func (c *cellRun) watchServer(ctx context.Context, stopClients func()) {
 		case <-ctx.Done():
 			return
 		case <-c.mortal.Exited():
-			stopClients()
+			stop()
 			return
 		case now := <-tick.C:
+			if why, full := c.diskFull(); full {
+				c.kill(why + ", so shootout killed it")
+				continue
+			}
 			pids := c.inst.PIDs()
 			if len(pids) == 0 || metrics.ProcState(pids[0]) != "T" {
 				stoppedSince = time.Time{}
@@ -280,8 +311,7 @@ func (c *cellRun) watchServer(ctx context.Context, stopClients func()) {
 				continue
 			}
 			if now.Sub(stoppedSince) >= hungFor {
-				c.hung.Store(fmt.Sprintf("it stayed stopped (state T: SIGSTOP or a debugger) for %s mid-run, so shootout killed it", hungFor))
-				syscall.Kill(pids[0], syscall.SIGKILL)
+				c.kill(fmt.Sprintf("it stayed stopped (state T: SIGSTOP or a debugger) for %s, so shootout killed it", hungFor))
 				stoppedSince = time.Time{}
 			}
 		}
