@@ -6,16 +6,17 @@ BIN     := bin/shootout
 GO      ?= go
 DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs
 OUT     ?= results/demo
+PKGS    ?= $(DEB_PKGS)
 # what test-cgroup2 boots: Debian's kernel (cgroup v2) under qemu's TCG
 GUEST_PKGS := qemu-system-x86 linux-image-amd64 busybox-static cpio
 
-.PHONY: all build deps guest-deps demo test test-unit test-cgroup2 bench vet fmt clean
+.PHONY: all build deps deps-guest demo test test-unit test-cgroup2 bench vet fmt clean
 
 all: build
 
 # deps installs the Debian packages that are missing, with one apt-get update.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" != 0 ]; then echo "need root to apt-get install:$$missing" >&2; exit 1; fi; \
@@ -39,15 +40,21 @@ test: deps
 	# disk and the CPU, which tests of another package would share
 	$(GO) test -p 1 -count=1 -timeout 20m ./...
 
+# deps-guest installs what test and test-cgroup2 need, with one apt-get update.
+deps-guest:
+	$(MAKE) --no-print-directory deps PKGS="$(DEB_PKGS) $(GUEST_PKGS)"
+
 # test-cgroup2 runs the limits tests on a real cgroup v2 kernel: Debian's
-# kernel under qemu (TCG), the host's / shared read-only (docs/design.md).
-# Work in progress (issue 13): not yet part of `make test`.
-test-cgroup2: deps
-	@missing=""; for p in $(GUEST_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; fi
+# kernel under qemu (TCG), the host's / shared read-only (docs/design.md):
+# every test of internal/limits, then the cells under a memory cap, an IOPS
+# cap, a fio neighbour and a CPU quota with a private MariaDB in the guest.
+GUEST_RUN_TESTS := TestMemoryCapLimitsThePageCache|TestIOPSCapBoundsServicedIOs|TestNeighbourLoadIsMeasuredAndCleanedUp|TestCPUQuotaBoundsServerCPU
+test-cgroup2: deps-guest
 	mkdir -p bin/guest
 	$(GO) test -c -o bin/guest/limits.test ./internal/limits
+	$(GO) test -c -o bin/guest/run.test ./internal/run
 	CI=true scripts/cgroup2-guest.sh bin/guest/limits.test -test.v -test.timeout 10m
+	CI=true GUEST_TIMEOUT=1200 scripts/cgroup2-guest.sh bin/guest/run.test -test.v -test.timeout 18m -test.run '$(GUEST_RUN_TESTS)'
 
 test-unit:
 	$(GO) test -short -count=1 ./...

@@ -51,6 +51,7 @@ cat >"$root/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+ifconfig lo 127.0.0.1 up # the servers listen on loopback
 for m in /mod/*.ko; do insmod \$m 2>/dev/null || echo "insmod \$m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 host /host
 for d in proc sys dev; do mount --bind /\$d /host/\$d; done
