@@ -200,8 +200,11 @@ type Client struct {
 
 // Limits is what was applied and the evidence for it.
 type Limits struct {
-	Applied bool     `json:"applied"`
-	Notes   []string `json:"notes,omitempty"`
+	Applied bool `json:"applied"`
+	// Cgroup is the cgroup version the limits went through, "v1" or "v2"
+	// (empty when no group was made): their files have other names.
+	Cgroup string   `json:"cgroup,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
 	// Settings are the cgroup files written (memory.limit_in_bytes,
 	// blkio.throttle.*_iops_device); Evidence what the kernel counted.
 	Settings map[string]string `json:"settings,omitempty"`

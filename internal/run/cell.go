@@ -201,6 +201,8 @@ func (c *cellRun) makeGroup(name string, req limits.Request) (*limits.Group, err
 		return nil, err
 	}
 	c.Ledger.AddCgroups(g.Dirs())
+	// the settings and evidence are named after the version's files
+	c.f.Limits.Cgroup = fmt.Sprintf("v%d", limits.Version())
 	c.later(func() {
 		if err := g.Remove(); err != nil {
 			logf(c.Log, "%v", err)

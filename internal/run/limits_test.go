@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,6 +73,9 @@ func TestMemoryCapLimitsThePageCache(t *testing.T) {
 	capped.Memory = "256M"
 	limited := runOne(t, &capped)
 	ev := limited.Limits.Evidence
+	if want := fmt.Sprintf("v%d", limits.Version()); limited.Limits.Cgroup != want {
+		t.Errorf("the cell says cgroup %q, this machine has %s", limited.Limits.Cgroup, want)
+	}
 	// v1's names, or v2's (memory.max, memory.peak)
 	if !limited.Limits.Applied || (ev["memory.limit_in_bytes"] != strconv.Itoa(256<<20) && ev["memory.max"] != strconv.Itoa(256<<20)) {
 		t.Fatalf("memory cap not applied: %+v", limited.Limits)
