@@ -47,14 +47,17 @@ deps-guest:
 # test-cgroup2 runs the limits tests on a real cgroup v2 kernel: Debian's
 # kernel under qemu (TCG), the host's / shared read-only (docs/design.md):
 # every test of internal/limits, then the cells under a memory cap, an IOPS
-# cap, a fio neighbour and a CPU quota with a private MariaDB in the guest.
+# cap, a fio neighbour and a CPU quota with a private MariaDB in the guest,
+# then a shootout SIGKILLed mid-cell and the next command's sweep.
 GUEST_RUN_TESTS := TestMemoryCapLimitsThePageCache|TestIOPSCapBoundsServicedIOs|TestNeighbourLoadIsMeasuredAndCleanedUp|TestCPUQuotaBoundsServerCPU
-test-cgroup2: deps-guest
+test-cgroup2: deps-guest build
 	mkdir -p bin/guest
 	$(GO) test -c -o bin/guest/limits.test ./internal/limits
 	$(GO) test -c -o bin/guest/run.test ./internal/run
+	$(GO) test -c -o bin/guest/shootout.test ./cmd/shootout
 	CI=true scripts/cgroup2-guest.sh bin/guest/limits.test -test.v -test.timeout 10m
 	CI=true GUEST_TIMEOUT=1200 scripts/cgroup2-guest.sh bin/guest/run.test -test.v -test.timeout 18m -test.run '$(GUEST_RUN_TESTS)'
+	CI=true SHOOTOUT_TEST_BIN=$(abspath $(BIN)) scripts/cgroup2-guest.sh bin/guest/shootout.test -test.v -test.timeout 8m -test.run TestKilledShootoutLeavesNothingBehind
 
 test-unit:
 	$(GO) test -short -count=1 ./...

@@ -62,7 +62,7 @@ for d in tmp run var/tmp; do mount -t tmpfs -o mode=1777 tmpfs /host/\$d; done
 mkdir -p /host/run/shootout /host/tmp/disk
 if [ -b /dev/vda ]; then chroot /host mkfs.ext4 -q -F /dev/vda && mount /dev/vda /host/tmp/disk; fi
 echo "guest: kernel \$(uname -r), cgroup2 controllers: \$(cat /host/sys/fs/cgroup/cgroup.controllers), handed down: \$(cat /host/sys/fs/cgroup/cgroup.subtree_control)"
-chroot /host /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TMPDIR=/tmp/disk CI=\${CI:-} $test_bin$args
+chroot /host /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TMPDIR=/tmp/disk CI=\${CI:-} SHOOTOUT_TEST_BIN=\${SHOOTOUT_TEST_BIN:-} $test_bin$args
 echo "GUEST-RC=\$?"
 sync; poweroff -f
 INIT
@@ -73,7 +73,7 @@ truncate -s 1G "$work/disk.img"
 log=$work/console.log
 timeout --kill-after=10 "${GUEST_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -smp 2 -m 3072 -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 rdinit=/init panic=-1 quiet CI=${CI:-}" \
+	-append "console=ttyS0 rdinit=/init panic=-1 quiet CI=${CI:-} SHOOTOUT_TEST_BIN=${SHOOTOUT_TEST_BIN:-}" \
 	-virtfs local,path=/,mount_tag=host,security_model=passthrough,readonly=on,multidevs=remap \
 	-drive file="$work/disk.img",if=virtio,format=raw,cache=none | tee "$log" || true
 rc=$(grep -a -o 'GUEST-RC=[0-9]*' "$log" | tail -1 | cut -d= -f2)
