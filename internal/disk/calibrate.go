@@ -1,0 +1,166 @@
+package disk
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Tolerance is how far a measured figure may be from the model's own
+// before calibrate calls the model off.
+const Tolerance = 0.20
+
+// Figure is one pattern's documented and measured rate on a model.
+type Figure struct {
+	Pattern  string  `json:"pattern"`
+	Model    float64 `json:"model_per_s"`    // what the model gives (Simulate)
+	Measured float64 `json:"measured_per_s"` // what fio got through the mechanism
+	Ratio    float64 `json:"ratio"`
+	OK       bool    `json:"ok"`
+	Late     float64 `json:"late_share"`                      // commands answered after the model's time
+	Alone    float64 `json:"mechanism_alone_per_s,omitempty"` // with the model off, when the figure is off
+	Why      string  `json:"why,omitempty"`
+}
+
+// Headroom: a figure that is off is put down to the mechanism (this
+// machine's CPU, FUSE, the loop device) when the mechanism alone, with the
+// model off, does less than this many times the model's figure: to answer
+// at the model's times it must be faster than the model by a margin, as
+// its own round trip and the sleeps' wake-ups come on top.
+const Headroom = 1.5
+
+// Calibration is one model's figures.
+type Calibration struct {
+	Disk       string        `json:"disk"`
+	Seconds    int           `json:"seconds_per_pattern"`
+	OverheadUS float64       `json:"mechanism_overhead_us"`
+	Figures    []Figure      `json:"figures"`
+	Late       int64         `json:"late_commands"`
+	Took       time.Duration `json:"-"`
+}
+
+// OK is true when every figure is within Tolerance.
+func (c *Calibration) OK() bool {
+	for _, f := range c.Figures {
+		if !f.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// Calibrate attaches a disk of the model and runs every pattern on its
+// loop device with fio (after Ramp), comparing each with the model's
+// figure. progress is called before each pattern.
+func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern)) (*Calibration, error) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		return nil, errors.New("fio not found; fix: apt-get install -y fio")
+	}
+	if !spec.Modelled() {
+		return nil, errors.New("calibrate --disk needs a model (hdd, ssd, cloud): none is the raw disk, see calibrate --dir")
+	}
+	d, err := Attach(spec, "calibrate", false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	start := time.Now()
+	c := &Calibration{Disk: spec.String(), Seconds: seconds, OverheadUS: d.Overhead().Seconds() * 1e6}
+	d.Activate(true)
+	for _, p := range patterns {
+		if progress != nil {
+			progress(p)
+		}
+		want, err := Simulate(spec, p, time.Duration(seconds)*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		// every pattern starts on a fresh drive, as the simulation does:
+		// a full write cache left by the last one would take a minute to
+		// drain on an HDD
+		eng, _ := spec.newEngine()
+		d.dev.reset(eng)
+		late0, cmds0 := d.dev.late.Load(), d.dev.commands()
+		got, err := fioRate(d.Loop, p, seconds)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name, err)
+		}
+		f := Figure{Pattern: p.Name, Model: want, Measured: got, Ratio: got / want}
+		f.OK = math.Abs(f.Ratio-1) <= Tolerance
+		if n := d.dev.commands() - cmds0; n > 0 {
+			f.Late = float64(d.dev.late.Load()-late0) / float64(n)
+		}
+		if !f.OK {
+			d.Activate(false)
+			alone, err := fioRate(d.Loop, p, seconds)
+			d.Activate(true)
+			if err != nil {
+				return nil, fmt.Errorf("%s with the model off: %w", p.Name, err)
+			}
+			f.Alone = alone
+			if alone < Headroom*want {
+				f.Why = fmt.Sprintf("beyond this machine: the mechanism alone (model off) does %.0f/s, less than %.1f× the model's %.0f/s", alone, Headroom, want)
+			}
+		}
+		c.Figures = append(c.Figures, f)
+	}
+	c.Late = d.dev.late.Load()
+	c.Took = time.Since(start)
+	return c, nil
+}
+
+// fioRate runs p on the device and returns the rate fio reports after its
+// ramp: reads or writes per second.
+func fioRate(dev string, p Pattern, seconds int) (float64, error) {
+	engine := "psync"
+	if p.Depth > 1 {
+		engine = "libaio"
+	}
+	args := []string{"--name=shootout-disk", "--filename=" + dev, "--rw=" + p.RW, fmt.Sprintf("--bs=%d", p.BS),
+		"--direct=1", "--ioengine=" + engine, fmt.Sprintf("--iodepth=%d", p.Depth),
+		"--time_based", fmt.Sprintf("--ramp_time=%d", int(Ramp.Seconds())), fmt.Sprintf("--runtime=%d", seconds),
+		"--randrepeat=0", "--norandommap", "--output-format=json"}
+	if p.Fsync {
+		args = append(args, "--fsync=1")
+	}
+	var stderr strings.Builder
+	cmd := exec.Command("fio", args...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("fio: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var r struct {
+		Jobs []struct {
+			Read  struct{ IOPS float64 } `json:"read"`
+			Write struct{ IOPS float64 } `json:"write"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil || len(r.Jobs) == 0 {
+		return 0, fmt.Errorf("fio gave no report: %v", err)
+	}
+	rate := r.Jobs[0].Read.IOPS + r.Jobs[0].Write.IOPS
+	if rate == 0 {
+		return 0, fmt.Errorf("fio did no IO: %s %s", strings.TrimSpace(stderr.String()), firstLine(out))
+	}
+	return rate, nil
+}
+
+// Save writes the calibration as DIR/disk-calibration-MODEL.json.
+func (c *Calibration) Save(dir string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(fmt.Sprintf("%s/disk-calibration-%s.json", dir, c.Disk), append(b, '\n'), 0o644)
+}
+
+func firstLine(b []byte) string {
+	line, _, _ := strings.Cut(string(b), "\n")
+	return line
+}

@@ -1,0 +1,259 @@
+package disk
+
+import (
+	"context"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+	"golang.org/x/sys/unix"
+)
+
+// device runs a model in real time over a backing image file. Each command
+// the kernel sends is timed by the engine; the caller is answered when the
+// model says the device would have finished, less the mechanism's own
+// round trip (overhead), which the kernel and FUSE add anyway.
+type device struct {
+	eng      engine
+	img      *os.File
+	size     int64
+	mu       sync.Mutex
+	kick     chan struct{}
+	stop     chan struct{}
+	active   atomic.Bool
+	overhead atomic.Int64 // ns
+
+	reads, writes, flushes, late atomic.Int64
+	readBytes, writeBytes        atomic.Int64
+}
+
+func newDevice(e engine, img *os.File, size int64) *device {
+	d := &device{eng: e, img: img, size: size, kick: make(chan struct{}, 1), stop: make(chan struct{})}
+	if e != nil {
+		go d.run()
+	}
+	return d
+}
+
+// now is the device's clock: CLOCK_MONOTONIC, the clock sleepUntil sleeps
+// on, so that no conversion stands between a deadline and the sleep.
+func now() time.Duration {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return time.Duration(ts.Nano())
+}
+
+// sleepUntil sleeps to an absolute deadline with the thread's timer slack
+// at 1 ns: the default 50 µs would be half an SSD read. Go's own timers
+// round sub-millisecond waits up when the process is otherwise idle.
+func sleepUntil(t time.Duration) {
+	unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	ts := unix.NsecToTimespec(int64(t))
+	for {
+		err := unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
+}
+
+// run is the drive's own clock for models with a head: it ends each
+// operation at its time and starts the next.
+func (d *device) run() {
+	for {
+		d.mu.Lock()
+		e := d.eng
+		at, busy := e.next(now())
+		d.mu.Unlock()
+		if !busy {
+			select {
+			case <-d.kick:
+				continue
+			case <-d.stop:
+				return
+			}
+		}
+		sleepUntil(at - time.Duration(d.overhead.Load()))
+		d.mu.Lock()
+		var done []*ioreq
+		if d.eng == e { // not reset meanwhile
+			done = e.complete(at)
+		}
+		d.mu.Unlock()
+		for _, r := range done {
+			close(r.done)
+		}
+	}
+}
+
+// reset gives the device a new engine of the same model: an empty cache,
+// the head at the start. Only between loads, with nothing in flight.
+func (d *device) reset(e engine) {
+	d.mu.Lock()
+	d.eng = e
+	d.mu.Unlock()
+}
+
+func (d *device) close() {
+	if d.eng != nil {
+		close(d.stop)
+	}
+}
+
+// serve times one command and does its IO on the image: the IO first, so
+// that its own time is hidden in the model's when the model is slower.
+func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
+	if d.eng == nil || !d.active.Load() {
+		return io()
+	}
+	t0 := now()
+	r := &ioreq{op: op, off: off, n: n, arrived: t0, done: make(chan struct{})}
+	d.mu.Lock()
+	known := d.eng.arrive(r, t0)
+	d.mu.Unlock()
+	if !known {
+		select {
+		case d.kick <- struct{}{}:
+		default:
+		}
+	}
+	err := io()
+	if known {
+		deadline := r.at - time.Duration(d.overhead.Load())
+		if now() > deadline {
+			d.late.Add(1)
+		}
+		sleepUntil(deadline)
+	} else {
+		<-r.done
+	}
+	return err
+}
+
+func (d *device) commands() int64 {
+	return d.reads.Load() + d.writes.Load() + d.flushes.Load()
+}
+
+func (d *device) count(op opKind, n int64) {
+	switch op {
+	case opRead:
+		d.reads.Add(1)
+		d.readBytes.Add(n)
+	case opWrite:
+		d.writes.Add(1)
+		d.writeBytes.Add(n)
+	case opFlush:
+		d.flushes.Add(1)
+	}
+}
+
+// imageNode is the one file of the FUSE file system: the disk image the
+// loop device reads and writes with direct IO.
+type imageNode struct {
+	fs.Inode
+	dev *device
+}
+
+var (
+	_ fs.NodeGetattrer = (*imageNode)(nil)
+	_ fs.NodeOpener    = (*imageNode)(nil)
+	_ fs.NodeReader    = (*imageNode)(nil)
+	_ fs.NodeWriter    = (*imageNode)(nil)
+	_ fs.NodeFsyncer   = (*imageNode)(nil)
+	_ fs.NodeSetattrer = (*imageNode)(nil)
+)
+
+func (n *imageNode) Getattr(ctx context.Context, fh fs.FileHandle, out *fuse.AttrOut) syscall.Errno {
+	out.Mode = syscall.S_IFREG | 0o600
+	out.Size = uint64(n.dev.size)
+	out.Blocks = uint64(n.dev.size / 512)
+	return 0
+}
+
+func (n *imageNode) Setattr(ctx context.Context, fh fs.FileHandle, in *fuse.SetAttrIn, out *fuse.AttrOut) syscall.Errno {
+	return n.Getattr(ctx, fh, out)
+}
+
+// Open asks for direct IO so that the image has no page cache of its
+// own: the server's file system on the loop device has one already, and
+// every miss in it must reach the model.
+func (n *imageNode) Open(ctx context.Context, flags uint32) (fs.FileHandle, uint32, syscall.Errno) {
+	return nil, fuse.FOPEN_DIRECT_IO | fuse.FOPEN_PARALLEL_DIRECT_WRITES, 0
+}
+
+func (n *imageNode) Read(ctx context.Context, fh fs.FileHandle, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	var k int
+	n.dev.count(opRead, int64(len(dest)))
+	err := n.dev.serve(opRead, off, int64(len(dest)), func() error {
+		var err error
+		k, err = n.dev.img.ReadAt(dest, off)
+		if k == len(dest) || k > 0 && off+int64(k) >= n.dev.size {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fs.ToErrno(err)
+	}
+	return fuse.ReadResultData(dest[:k]), 0
+}
+
+func (n *imageNode) Write(ctx context.Context, fh fs.FileHandle, data []byte, off int64) (uint32, syscall.Errno) {
+	var k int
+	n.dev.count(opWrite, int64(len(data)))
+	err := n.dev.serve(opWrite, off, int64(len(data)), func() error {
+		var err error
+		k, err = n.dev.img.WriteAt(data, off)
+		return err
+	})
+	if err != nil {
+		return uint32(k), fs.ToErrno(err)
+	}
+	return uint32(k), 0
+}
+
+// Fsync is the device's cache flush: the loop device turns a flush
+// request into an fsync of its backing file. The image itself is never
+// synced: it is scratch, thrown away with the device, and a real fsync
+// would put the host disk's time into the model's.
+func (n *imageNode) Fsync(ctx context.Context, fh fs.FileHandle, flags uint32) syscall.Errno {
+	n.dev.count(opFlush, 0)
+	n.dev.serve(opFlush, 0, 0, func() error { return nil })
+	return 0
+}
+
+type rootNode struct {
+	fs.Inode
+	image *imageNode
+}
+
+func (r *rootNode) OnAdd(ctx context.Context) {
+	ch := r.NewPersistentInode(ctx, r.image, fs.StableAttr{Mode: syscall.S_IFREG, Ino: 2})
+	r.AddChild(imageName, ch, false)
+}
+
+const imageName = "disk.img"
+
+func mountImage(dir string, dev *device) (*fuse.Server, error) {
+	root := &rootNode{image: &imageNode{dev: dev}}
+	timeout := time.Hour
+	return fs.Mount(dir, root, &fs.Options{
+		EntryTimeout: &timeout,
+		AttrTimeout:  &timeout,
+		MountOptions: fuse.MountOptions{
+			DirectMountStrict: true,
+			FsName:            "shootout-disk",
+			Name:              "shootout",
+			MaxWrite:          1 << 20,
+			MaxBackground:     128,
+			DisableSplice:     true,
+			// the loop device submits direct IO asynchronously only when
+			// FUSE may answer it out of order: the model's queue depth
+			ExtraCapabilities: fuse.CAP_ASYNC_DIO,
+		},
+	})
+}
