@@ -17,6 +17,7 @@ func TestImportDirection(t *testing.T) {
 		"shootout/internal/report":        {"internal/run", "internal/target", "internal/workload", "internal/driver"},
 		"shootout/internal/driver":        {"internal/target", "internal/run", "internal/plan"},
 		"shootout/internal/plan":          {"internal/run", "internal/driver"},
+		"shootout/internal/disk":          {"internal/limits", "internal/target", "internal/workload", "internal/run", "internal/driver", "internal/plan", "internal/report"},
 		"shootout/internal/limits":        {"internal/target", "internal/workload", "internal/run", "internal/driver", "internal/plan", "internal/report"},
 	}
 	for pkg, bad := range forbidden {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"shootout/internal/disk"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -211,14 +212,17 @@ func paramMap(kvs []string) (map[string]string, error) {
 }
 
 func calibrateCmd() *cobra.Command {
-	var dir, out string
+	var dir, out, diskModel string
 	var seconds, iops int
 	c := &cobra.Command{
-		Use:         "calibrate [--dir DIR] [--iops N] [--out DIR]",
+		Use:         "calibrate [--dir DIR] [--iops N] [--disk MODEL] [--out DIR]",
 		Annotations: map[string]string{startsAnnotation: "fio, cgroups"},
-		Short:       "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap",
+		Short:       "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap; or check a disk model (--disk) against its figures",
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if diskModel != "" {
+				return calibrateDisk(cmd, diskModel, seconds, out)
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return usage(fmt.Errorf("--dir %s: %v", dir, err))
 			}
@@ -255,7 +259,65 @@ func calibrateCmd() *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "results directory to store calibration.json in")
 	c.Flags().IntVar(&seconds, "seconds", 5, "length of each fio test")
 	c.Flags().IntVar(&iops, "iops", 0, "also measure under this IOPS cap (cgroup blkio), as a server would get it")
+	c.Flags().StringVar(&diskModel, "disk", "", "check a disk model (hdd, ssd, cloud, with :key=value,...) with fio through its mechanism against the model's own figures")
 	return c
+}
+
+// calibrateDisk runs the fio patterns on a modelled disk and prints them
+// beside the model's figures; it fails when one is off by more than the
+// tolerance for a reason other than this machine's speed.
+func calibrateDisk(cmd *cobra.Command, model string, seconds int, out string) error {
+	spec, err := disk.Parse(model)
+	if err != nil {
+		return usage(fmt.Errorf("--disk: %v", err))
+	}
+	if !spec.Modelled() {
+		return usage(fmt.Errorf("--disk none is the raw disk: calibrate it with --dir"))
+	}
+	if err := disk.Check(); err != nil {
+		return usage(fmt.Errorf("--disk: %v", err))
+	}
+	if seconds < 1 {
+		return usage(fmt.Errorf("--seconds %d: want at least 1", seconds))
+	}
+	errw := cmd.ErrOrStderr()
+	fmt.Fprintf(errw, "calibrating disk model %s: %d fio patterns of %v ramp + %d s\n", spec, len(disk.Patterns), disk.Ramp, seconds)
+	i := 0
+	cal, err := disk.Calibrate(spec, seconds, disk.Patterns, func(p disk.Pattern) {
+		i++
+		fmt.Fprintf(errw, "[%d/%d] %s\n", i, len(disk.Patterns), p.Name)
+	})
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "disk %s, mechanism round trip %.1f µs (answered that much early)\n", cal.Disk, cal.OverheadUS)
+	fmt.Fprintf(w, "  %-18s %12s %12s %7s\n", "pattern", "model /s", "measured /s", "ratio")
+	bad := 0
+	for _, f := range cal.Figures {
+		verdict := "ok"
+		if !f.OK {
+			verdict = fmt.Sprintf("OFF by more than %.0f%%", disk.Tolerance*100)
+			if f.Why != "" {
+				verdict = f.Why
+			} else {
+				bad++
+			}
+		}
+		fmt.Fprintf(w, "  %-18s %12.1f %12.1f %7.2f  %s\n", f.Pattern, f.Model, f.Measured, f.Ratio, verdict)
+	}
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return usage(fmt.Errorf("--out %s: %v", out, err))
+		}
+		if err := cal.Save(out); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("disk model %s: %d of %d figures off by more than %.0f%%", cal.Disk, bad, len(cal.Figures), disk.Tolerance*100)
+	}
+	return nil
 }
 
 func btoi(b bool) int {

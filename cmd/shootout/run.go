@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"shootout/internal/disk"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,14 +26,14 @@ import (
 )
 
 type runFlags struct {
-	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, repeat string
-	ops                                                                                                                       int64
-	rate                                                                                                                      float64
-	iops, maxRetries, maxRepeat                                                                                               int
-	rsd                                                                                                                       float64
-	seed                                                                                                                      int64
-	params                                                                                                                    []string
-	resume, dryRun, allowUnlimited, keepData, quick                                                                           bool
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, disk, repeat string
+	ops                                                                                                                             int64
+	rate                                                                                                                            float64
+	iops, maxRetries, maxRepeat                                                                                                     int
+	rsd                                                                                                                             float64
+	seed                                                                                                                            int64
+	params                                                                                                                          []string
+	resume, dryRun, allowUnlimited, keepData, quick                                                                                 bool
 }
 
 func runCmd() *cobra.Command {
@@ -67,6 +68,7 @@ runs the default study on every target available here.`,
 	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
 	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
 	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
+	fl.StringVar(&f.disk, "disk", "", "put the server's data on a modelled device: hdd, ssd, cloud or none, with :key=value,... to change a parameter (docs/disks.md)")
 	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
 	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
@@ -182,6 +184,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("iops") {
 		p.IOPS = f.iops
+	}
+	if ch("disk") {
+		p.Disk = f.disk
 	}
 	if ch("bps") {
 		p.BPS = f.bps
@@ -358,6 +363,17 @@ func checkLimits(res *plan.Resolved, allow bool) error {
 		}
 		if lim.Unavailable != nil {
 			return fmt.Errorf("--memory/--iops/--bps/--cpus: %v", lim.Unavailable)
+		}
+	}
+	for _, c := range res.Cells {
+		if c.Conditions.Disk == "" {
+			continue
+		}
+		if err := disk.Check(); err != nil {
+			return fmt.Errorf("--disk: %v", err)
+		}
+		if t := res.Target(c.Target); t != nil && !t.Managed() {
+			return fmt.Errorf("--disk: %s is a server shootout does not start: its data directory is not shootout's to move; drop it or --disk", c.Target)
 		}
 	}
 	for _, c := range res.Cells {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"shootout/internal/disk"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ type state struct {
 	Cgroups []string  `json:"cgroups,omitempty"`
 	Servers []Process `json:"servers,omitempty"`
 	Dirs    []string  `json:"dirs,omitempty"`
+	Disks   []string  `json:"disks,omitempty"` // modelled disks' directories (internal/disk)
 }
 
 // Ledger is this process's state file.
@@ -69,6 +71,12 @@ func (l *Ledger) AddServer(pid int, dir string) {
 			s.Dirs = append(s.Dirs, dir)
 		}
 	})
+}
+func (l *Ledger) AddDisk(dir string) {
+	l.edit(func(s *state) { s.Disks = append(s.Disks, dir) })
+}
+func (l *Ledger) ForgetDisk(dir string) {
+	l.edit(func(s *state) { s.Disks = without(s.Disks, dir) })
 }
 func (l *Ledger) ForgetCgroups(dirs []string) {
 	l.edit(func(s *state) { s.Cgroups = without(s.Cgroups, dirs...) })
@@ -130,6 +138,18 @@ func Sweep() []string {
 			}
 		}
 		left := state{Owner: s.Owner}
+		// a disk's file system holds server directories: it goes first
+		for _, d := range s.Disks {
+			if _, err := os.Stat(d); err != nil {
+				continue
+			}
+			if err := disk.Sweep(d); err != nil {
+				left.Disks = append(left.Disks, d)
+				done = append(done, fmt.Sprintf("could not remove modelled disk %s (kept in %s for the next sweep): %v", d, f, err))
+				continue
+			}
+			done = append(done, "removed modelled disk "+d)
+		}
 		for _, c := range s.Cgroups {
 			if !strings.Contains(filepath.Base(c), Prefix) {
 				continue // only ever remove our own
@@ -160,7 +180,7 @@ func Sweep() []string {
 			}
 			done = append(done, "removed server directory "+d)
 		}
-		if len(left.Cgroups) == 0 && len(left.Dirs) == 0 {
+		if len(left.Cgroups) == 0 && len(left.Dirs) == 0 && len(left.Disks) == 0 {
 			os.Remove(f)
 			continue
 		}

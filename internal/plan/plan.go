@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"shootout/internal/disk"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,7 @@ type Plan struct {
 	Memory     string                       `yaml:"memory"`
 	IOPS       int                          `yaml:"iops"`
 	BPS        string                       `yaml:"bps"`
+	Disk       string                       `yaml:"disk"`
 	CPUs       string                       `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
 	Neighbour  []string                     `yaml:"neighbour"`
 	Trim       *float64                     `yaml:"trim"`
@@ -154,7 +156,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -401,6 +403,16 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 			return nil, p.errAt("bps", "%v (bytes per second, e.g. 20M)", err)
 		}
 	}
+	var diskModel string
+	if p.Disk != "" {
+		spec, err := disk.Parse(p.Disk)
+		if err != nil {
+			return nil, p.errAt("disk", "%v", err)
+		}
+		if spec.Modelled() {
+			diskModel = spec.String()
+		}
+	}
 	if err := limits.ValidateCPUs(p.CPUs); err != nil {
 		return nil, p.errAt("cpus", "%v", err)
 	}
@@ -435,7 +447,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 				for _, c := range p.Clients {
 					for _, n := range p.Neighbour {
 						for _, t := range r.Targets {
-							cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, CPUs: p.CPUs, Neighbour: n,
+							cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
 								Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
 								Settings: settingsOf(p.Settings, t)}
 							cond.Build, cond.Transport = target.Build(t)
@@ -479,6 +491,10 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.BPS > 0 {
 		id += "__bps" + target.HumanBytes(c.Conditions.BPS)
+	}
+	if c.Conditions.Disk != "" {
+		d, _, _ := strings.Cut(c.Conditions.Disk, ":")
+		id += "__disk" + d // the parameters are in the conditions hash
 	}
 	if c.Conditions.CPUs != "" {
 		id += "__cpu" + strings.ReplaceAll(c.Conditions.CPUs, ",", "_")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"shootout/internal/disk"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -40,7 +41,9 @@ type cellRun struct {
 	// killedBecause says why shootout killed a server it started (it
 	// stayed stopped, its disk was full)
 	killedBecause atomic.Value
-	undo          []func()
+	// disk is the modelled device the data lives on (--disk), or nil
+	disk *disk.Disk
+	undo []func()
 }
 
 func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) (err error) {
@@ -52,6 +55,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		}
 	}()
 	if err := c.resolve(); err != nil {
+		return err
+	}
+	if err := c.attachDisk(); err != nil {
 		return err
 	}
 	if err := c.applyLimits(); err != nil {
@@ -137,6 +143,54 @@ func (c *cellRun) cleanup() {
 	}
 }
 
+// attachDisk puts the cell's data on its modelled device (--disk): the
+// server's directory, its cgroup's disk caps and the neighbours' file all
+// go on it. The model stays off while the data loads.
+func (c *cellRun) attachDisk() error {
+	if c.cell.Conditions.Disk == "" {
+		return nil
+	}
+	spec, err := disk.Parse(c.cell.Conditions.Disk)
+	if err != nil {
+		return err
+	}
+	if !c.t.Managed() {
+		return fmt.Errorf("--disk: %s is a server shootout does not start: its data directory is not shootout's to move", c.t.Name())
+	}
+	// a short name: servers put their unix sockets under it (108 bytes)
+	d, err := disk.Attach(spec, "cell", true)
+	if err != nil {
+		return fmt.Errorf("--disk %s: %w", spec, err)
+	}
+	c.Ledger.AddDisk(d.Dir)
+	c.disk = d
+	c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("data on a modelled %s disk (%s, %s on %s); the model answers %.0f µs early for the mechanism's own round trip",
+		spec.Model, spec, d.Loop, d.Mount, d.Overhead().Seconds()*1e6))
+	c.later(func() {
+		if c.f.Limits.Evidence == nil {
+			c.f.Limits.Evidence = map[string]string{}
+		}
+		for k, v := range d.Evidence() {
+			c.f.Limits.Evidence[k] = v
+		}
+		if err := d.Close(); err != nil {
+			logf(c.Log, "--disk: %v (the next command's sweep retries)", err)
+			return
+		}
+		c.Ledger.ForgetDisk(d.Dir)
+	})
+	return nil
+}
+
+// dataDir is where the server's directory and the neighbours' file go:
+// the modelled disk when there is one.
+func (c *cellRun) dataDir() string {
+	if c.disk != nil {
+		return c.disk.Mount
+	}
+	return c.WorkDir
+}
+
 // resolve finds the target, the workload and its dataset.
 func (c *cellRun) resolve() error {
 	// the cell holds the masked name; the resolved target keeps the DSN
@@ -196,7 +250,7 @@ func (c *cellRun) applyLimits() error {
 }
 
 func (c *cellRun) makeGroup(name string, req limits.Request) (*limits.Group, error) {
-	g, err := limits.Create(name, req, c.WorkDir)
+	g, err := limits.Create(name, req, c.dataDir())
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +278,7 @@ func (c *cellRun) start(ctx context.Context) error {
 	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, sizing.String())
 	}
-	opts := target.StartOptions{WorkDir: c.WorkDir, MemoryBudget: budget, Clients: c.cell.Clients,
+	opts := target.StartOptions{WorkDir: c.dataDir(), MemoryBudget: budget, Clients: c.cell.Clients,
 		Settings: c.res.Settings[c.cell.Target], Log: c.Log, KeepData: c.KeepData}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
@@ -281,12 +335,19 @@ func (c *cellRun) settleLoad(ctx context.Context) error {
 		}
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk caps applied after the load: the dataset loads at full speed, the workload runs capped")
 	}
+	if c.disk != nil {
+		c.disk.Activate(true)
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk model on after the load: the dataset loads at the raw disk's speed, the workload runs on the model")
+	}
 	return nil
 }
 
 // liftIO removes the disk caps once the window is measured: a cap left on
 // only slows the checks, the settling and the shutdown.
 func (c *cellRun) liftIO() {
+	if c.disk != nil {
+		c.disk.Activate(false)
+	}
 	if c.group == nil || (c.lim.Server.IOPS == 0 && c.lim.Server.BPS == 0) {
 		return
 	}
