@@ -39,14 +39,14 @@ type Cell struct {
 // their conditions are equal (Cell.ConditionDiff); --resume reruns a cell
 // whose conditions changed and compare refuses to pair such cells.
 type Conditions struct {
-	MemoryBytes int64  `json:"memory_bytes,omitempty"`
-	IOPS        int    `json:"iops,omitempty"`
-	BPS         int64  `json:"bps,omitempty"`
+	MemoryBytes int64 `json:"memory_bytes,omitempty"`
+	IOPS        int   `json:"iops,omitempty"`
+	BPS         int64 `json:"bps,omitempty"`
 	// Disk is the modelled device the data lived on (--disk, canonical:
 	// model and changed parameters); empty for the raw disk.
-	Disk string `json:"disk,omitempty"`
-	CPUs        string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
-	Neighbour   string `json:"neighbour"`
+	Disk      string `json:"disk,omitempty"`
+	CPUs      string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
+	Neighbour string `json:"neighbour"`
 	// NeighbourFileBytes is the size of the file fio neighbours use (only
 	// with a neighbour).
 	NeighbourFileBytes int64 `json:"neighbour_file_bytes,omitempty"`
