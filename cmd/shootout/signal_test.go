@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"shootout/internal/disk"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -208,5 +210,53 @@ func TestCalibrateMeasuresTheDiskAndTheCap(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "calibrate-*")); len(left) != 0 {
 		t.Fatalf("fio file left: %v", left)
+	}
+}
+
+// TestKilledShootoutLeavesNoDiskBehind SIGKILLs a run whose data is on a
+// modelled disk: the FUSE server dies with shootout, and the next
+// command's sweep unmounts the file system, frees the loop device,
+// unmounts the image and removes the disk's directory.
+func TestKilledShootoutLeavesNoDiskBehind(t *testing.T) {
+	if err := disk.Check(); err != nil {
+		if testenv.CI() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	before, _ := filepath.Glob(filepath.Join(disk.Root, "cell-*"))
+	cmd, pid := startRun(t, filepath.Join(testenv.WorkDir(t), "res"), "--disk", "cloud")
+	now, _ := filepath.Glob(filepath.Join(disk.Root, "cell-*"))
+	var mine []string
+	for _, d := range now {
+		if !slices.Contains(before, d) {
+			mine = append(mine, d)
+		}
+	}
+	if len(mine) != 1 {
+		t.Fatalf("expected one new disk directory in %s, found %v", disk.Root, mine)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !waitGone(pid, 10*time.Second) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("mariadbd %d outlived a SIGKILLed shootout", pid)
+	}
+	_, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100",
+		"--duration", "1s", "--out", filepath.Join(testenv.WorkDir(t), "next"))
+	if code != 0 || !strings.Contains(stderr, "cleanup: removed modelled disk "+mine[0]) {
+		t.Fatalf("the next run after a SIGKILL: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(mine[0]); err == nil {
+		t.Errorf("%s still there after the sweep", mine[0])
+	}
+	if b, _ := os.ReadFile("/proc/self/mountinfo"); strings.Contains(string(b), mine[0]) {
+		t.Errorf("still mounted after the sweep: %s", mine[0])
+	}
+	loops, _ := filepath.Glob("/sys/block/loop*/loop/backing_file")
+	for _, b := range loops {
+		if got, _ := os.ReadFile(b); strings.Contains(string(got), mine[0]) {
+			t.Errorf("loop device still attached to %s", got)
+		}
 	}
 }
