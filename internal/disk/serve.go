@@ -26,6 +26,14 @@ type device struct {
 	stop     chan struct{}
 	active   atomic.Bool
 	overhead atomic.Int64 // ns
+	// wakeLate is how late sleeps have woken lately (a moving average,
+	// ns): tens of µs in a VM, as much as an SSD's whole read, so every
+	// sleep ends that much early
+	wakeLate atomic.Int64
+	// inside counts the time commands spend in serve with the model off
+	// (ns, and how many): the part of the round trip the model's own time
+	// already covers when it is on
+	inside, insideN atomic.Int64
 
 	reads, writes, flushes, late atomic.Int64
 	readBytes, writeBytes        atomic.Int64
@@ -77,7 +85,7 @@ func (d *device) run() {
 				return
 			}
 		}
-		sleepUntil(at - time.Duration(d.overhead.Load()))
+		d.answerAt(at)
 		d.mu.Lock()
 		var done []*ioreq
 		if d.eng == e { // not reset meanwhile
@@ -108,7 +116,11 @@ func (d *device) close() {
 // that its own time is hidden in the model's when the model is slower.
 func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 	if d.eng == nil || !d.active.Load() {
-		return io()
+		t0 := now()
+		err := io()
+		d.inside.Add(int64(now() - t0))
+		d.insideN.Add(1)
+		return err
 	}
 	t0 := now()
 	r := &ioreq{op: op, off: off, n: n, arrived: t0, done: make(chan struct{})}
@@ -123,15 +135,28 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 	}
 	err := io()
 	if known {
-		deadline := r.at - time.Duration(d.overhead.Load())
-		if now() > deadline {
-			d.late.Add(1)
-		}
-		sleepUntil(deadline)
+		d.answerAt(r.at)
 	} else {
 		<-r.done
 	}
 	return err
+}
+
+// answerAt sleeps until the model's time t less the mechanism's round
+// trip, waking early by how late sleeps have been waking, and learns from
+// this one.
+func (d *device) answerAt(t time.Duration) {
+	target := t - time.Duration(d.overhead.Load())
+	early := time.Duration(d.wakeLate.Load())
+	wake := target - early
+	if now() >= target {
+		d.late.Add(1)
+		return
+	}
+	sleepUntil(wake)
+	if woke := now() - wake; woke >= 0 {
+		d.wakeLate.Store(int64(early + (woke-early)/16))
+	}
 }
 
 func (d *device) commands() int64 {
