@@ -194,11 +194,21 @@ func (d *Disk) Evidence() map[string]string {
 		"disk.read_bytes":   fmt.Sprint(d.dev.readBytes.Load()),
 		"disk.write_bytes":  fmt.Sprint(d.dev.writeBytes.Load()),
 		"disk.late":         fmt.Sprint(d.dev.late.Load()),
+		"disk.timed":        fmt.Sprint(d.dev.timed.Load()),
 		"disk.overhead_us":  fmt.Sprintf("%.1f", d.Overhead().Seconds()*1e6),
 		"disk.image":        filepath.Join(d.Dir, imageName),
 		"disk.mount":        d.Mount,
 		"disk.model_params": fmt.Sprint(d.Spec.Settings()),
 	}
+}
+
+// LateShare is the share of the commands timed by the model that the
+// mechanism answered after the model's time.
+func (d *Disk) LateShare() float64 {
+	if n := d.dev.timed.Load(); n > 0 {
+		return float64(d.dev.late.Load()) / float64(n)
+	}
+	return 0
 }
 
 // Close unmounts the file system, detaches the loop device, stops serving

@@ -36,6 +36,7 @@ type device struct {
 	inside, insideN atomic.Int64
 
 	reads, writes, flushes, late atomic.Int64
+	timed                        atomic.Int64 // commands the model timed
 	readBytes, writeBytes        atomic.Int64
 }
 
@@ -122,6 +123,7 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 		d.insideN.Add(1)
 		return err
 	}
+	d.timed.Add(1)
 	t0 := now()
 	r := &ioreq{op: op, off: off, n: n, arrived: t0, done: make(chan struct{})}
 	d.mu.Lock()

@@ -173,6 +173,9 @@ func (c *cellRun) attachDisk() error {
 		for k, v := range d.Evidence() {
 			c.f.Limits.Evidence[k] = v
 		}
+		if share := d.LateShare(); share > disk.Tolerance {
+			c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("the disk model answered %.0f%% of commands late: this machine could not keep the %s model's times, so the figures are those of a slower disk (shootout calibrate --disk %s)", share*100, spec.Model, spec))
+		}
 		if err := d.Close(); err != nil {
 			logf(c.Log, "--disk: %v (the next command's sweep retries)", err)
 			return
