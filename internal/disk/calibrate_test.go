@@ -11,6 +11,9 @@ import (
 // mechanism carries on a small machine: there a figure that is off must
 // be put down to the mechanism, with the late commands to show for it.
 func TestModelsMatchTheirFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three minutes of fio through the models")
+	}
 	if err := Check(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
