@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"shootout/internal/disk"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
@@ -282,10 +282,18 @@ func calibrateDisk(cmd *cobra.Command, model string, seconds int, out string) er
 	}
 	errw := cmd.ErrOrStderr()
 	fmt.Fprintf(errw, "calibrating disk model %s: %d fio patterns of %v ramp + %d s\n", spec, len(disk.Patterns), disk.Ramp, seconds)
+	ledger := limits.Open()
+	defer ledger.Close()
 	i := 0
 	cal, err := disk.Calibrate(spec, seconds, disk.Patterns, func(p disk.Pattern) {
 		i++
 		fmt.Fprintf(errw, "[%d/%d] %s\n", i, len(disk.Patterns), p.Name)
+	}, func(dir string, exists bool) {
+		if exists {
+			ledger.AddDisk(dir)
+		} else {
+			ledger.ForgetDisk(dir)
+		}
 	})
 	if err != nil {
 		return err

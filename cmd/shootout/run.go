@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"shootout/internal/disk"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"shootout/internal/disk"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"

@@ -56,8 +56,10 @@ func (c *Calibration) OK() bool {
 
 // Calibrate attaches a disk of the model and runs every pattern on its
 // loop device with fio (after Ramp), comparing each with the model's
-// figure. progress is called before each pattern.
-func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern)) (*Calibration, error) {
+// figure. progress is called before each pattern; record, if given, with
+// the disk's directory once it exists and again when it is gone, so that
+// a ledger can name it to the next command's sweep.
+func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern), record func(dir string, exists bool)) (*Calibration, error) {
 	if _, err := exec.LookPath("fio"); err != nil {
 		return nil, errors.New("fio not found; fix: apt-get install -y fio")
 	}
@@ -68,7 +70,14 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 	if err != nil {
 		return nil, err
 	}
-	defer d.Close()
+	if record != nil {
+		record(d.Dir, true)
+	}
+	defer func() {
+		if d.Close() == nil && record != nil {
+			record(d.Dir, false)
+		}
+	}()
 	start := time.Now()
 	c := &Calibration{Disk: spec.String(), Seconds: seconds, OverheadUS: d.Overhead().Seconds() * 1e6}
 	d.Activate(true)

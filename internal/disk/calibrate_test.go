@@ -26,7 +26,7 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := Calibrate(s, 4, Patterns, nil)
+			c, err := Calibrate(s, 4, Patterns, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

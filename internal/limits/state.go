@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"shootout/internal/disk"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"shootout/internal/disk"
 )
 
 // StateDir holds one file per running shootout listing what it created,

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"shootout/internal/disk"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"shootout/internal/disk"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
