@@ -797,7 +797,7 @@ func settingsFigures(files []*result.File) []figure {
 
 // header says what ran, where, and under which limits.
 func header(p *Page) (what, machine, lims []kv) {
-	var workloads, datasets, clients, neighbours, stops, memories, iops, bps []string
+	var workloads, datasets, clients, neighbours, stops, memories, iops, bps, disks []string
 	repeats, nok := 0, 0
 	var first, last time.Time
 	versions := map[string]string{}
@@ -827,6 +827,7 @@ func header(p *Page) (what, machine, lims []kv) {
 		if c.Conditions.IOPS > 0 {
 			add(&iops, fmt.Sprint(c.Conditions.IOPS))
 		}
+		add(&disks, c.Conditions.Disk)
 		if c.Conditions.BPS > 0 {
 			add(&bps, fmt.Sprintf("%.1f MiB/s", float64(c.Conditions.BPS)/mib))
 		}
@@ -926,6 +927,7 @@ func header(p *Page) (what, machine, lims []kv) {
 		}
 	}
 	lims = []kv{{"memory", orNone(memories, "no cap")}, {"IOPS cap", orNone(iops, "none")}, {"bandwidth cap", orNone(bps, "none")},
+		{"disk model", orNone(disks, "none: this machine's disk")},
 		{"applied", fmt.Sprintf("%d of %d cells ran inside their cgroups", applied, len(p.Files))}}
 	const maxNotes = 8
 	for i, n := range norder {

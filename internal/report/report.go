@@ -125,12 +125,15 @@ func groups(files []*result.File) []*group {
 	for _, f := range files {
 		c := f.Cell
 		cd := c.Conditions
-		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.CPUs, c.Params)
+		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s|%v", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.Disk, cd.CPUs, c.Params)
 		g, ok := byKey[key]
 		if !ok {
 			title := fmt.Sprintf("%s, dataset %s", c.Workload, c.Dataset)
 			if cd.MemoryBytes > 0 {
 				title += fmt.Sprintf(", memory %d MiB", cd.MemoryBytes>>20)
+			}
+			if cd.Disk != "" {
+				title += ", disk " + cd.Disk
 			}
 			if cd.CPUs != "" {
 				title += ", cpus " + cd.CPUs
