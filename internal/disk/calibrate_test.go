@@ -2,6 +2,8 @@ package disk
 
 import (
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,30 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 			}
 			t.Logf("%s: mechanism overhead %.1f µs", m, c.OverheadUS)
 		})
+	}
+}
+
+// TestChildrenDoNotInheritTheDisk: a process shootout starts must not
+// hold the FUSE connection, or it keeps a dead shootout's disk alive and
+// can wait on itself (fio exiting with IO in flight to the loop device).
+func TestChildrenDoNotInheritTheDisk(t *testing.T) {
+	if err := Check(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	s, _ := Parse("cloud")
+	d, err := Attach(s, "inherit", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	out, err := exec.Command("sh", "-c", "ls -l /proc/$$/fd").CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "/dev/fuse") {
+		t.Fatalf("a child holds /dev/fuse:\n%s", out)
 	}
 }

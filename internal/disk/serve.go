@@ -3,6 +3,7 @@ package disk
 import (
 	"context"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -268,7 +269,7 @@ const imageName = "disk.img"
 func mountImage(dir string, dev *device) (*fuse.Server, error) {
 	root := &rootNode{image: &imageNode{dev: dev}}
 	timeout := time.Hour
-	return fs.Mount(dir, root, &fs.Options{
+	srv, err := fs.Mount(dir, root, &fs.Options{
 		EntryTimeout: &timeout,
 		AttrTimeout:  &timeout,
 		MountOptions: fuse.MountOptions{
@@ -283,4 +284,25 @@ func mountImage(dir string, dev *device) (*fuse.Server, error) {
 			ExtraCapabilities: fuse.CAP_ASYNC_DIO,
 		},
 	})
+	if err == nil {
+		closeFuseOnExec()
+	}
+	return srv, err
+}
+
+// closeFuseOnExec keeps /dev/fuse out of every process shootout starts
+// (servers, fio). go-fuse opens it inheritable; a child that holds it
+// keeps the connection alive after shootout dies, and a child whose IO
+// waits on the disk then waits on itself: fio exiting with direct IO in
+// flight to the loop device never finishes, and neither does anything
+// that asks the loop device for its status.
+func closeFuseOnExec() {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && target == "/dev/fuse" {
+			if fd, err := strconv.Atoi(e.Name()); err == nil {
+				unix.CloseOnExec(fd)
+			}
+		}
+	}
 }
