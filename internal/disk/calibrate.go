@@ -36,12 +36,11 @@ const Headroom = 1.5
 
 // Calibration is one model's figures.
 type Calibration struct {
-	Disk       string        `json:"disk"`
-	Seconds    int           `json:"seconds_per_pattern"`
-	OverheadUS float64       `json:"mechanism_overhead_us"`
-	Figures    []Figure      `json:"figures"`
-	Late       int64         `json:"late_commands"`
-	Took       time.Duration `json:"-"`
+	Disk       string   `json:"disk"`
+	Seconds    int      `json:"seconds_per_pattern"`
+	OverheadUS float64  `json:"mechanism_overhead_us"`
+	Figures    []Figure `json:"figures"`
+	Late       int64    `json:"late_commands"`
 }
 
 // OK is true when every figure is within Tolerance.
@@ -78,7 +77,6 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 			record(d.Dir, false)
 		}
 	}()
-	start := time.Now()
 	c := &Calibration{Disk: spec.String(), Seconds: seconds, OverheadUS: d.Overhead().Seconds() * 1e6}
 	d.Activate(true)
 	for _, p := range patterns {
@@ -119,7 +117,6 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 		c.Figures = append(c.Figures, f)
 	}
 	c.Late = d.dev.late.Load()
-	c.Took = time.Since(start)
 	return c, nil
 }
 
