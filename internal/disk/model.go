@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"shootout/internal/units"
 )
 
 // Spec is a parsed --disk value: a model name and its parameters.
@@ -117,7 +119,7 @@ func (s Spec) Settings() map[string]string {
 
 // Size is the virtual disk's size in bytes.
 func (s Spec) Size() int64 {
-	n, _ := parseBytes(s.Settings()["size"])
+	n, _ := units.ParseBytes(s.Settings()["size"])
 	return n
 }
 
@@ -161,7 +163,7 @@ func (r *reader) us(k string, min float64) time.Duration {
 }
 
 func (r *reader) bytes(k string, min int64) int64 {
-	n, err := parseBytes(r.p[k])
+	n, err := units.ParseBytes(r.p[k])
 	if err != nil || n < min {
 		r.fail(k, fmt.Sprintf("a size of at least %d bytes, like 32M or 16G", min))
 		return min
@@ -177,25 +179,6 @@ func (r *reader) choice(k string, allowed ...string) string {
 	}
 	r.fail(k, "one of "+strings.Join(allowed, ", "))
 	return allowed[0]
-}
-
-func parseBytes(s string) (int64, error) {
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	case strings.HasSuffix(s, "T"):
-		mult, s = 1<<40, strings.TrimSuffix(s, "T")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("not a size: %q", s)
-	}
-	return n * mult, nil
 }
 
 // newEngine builds the model's timing engine from the parameters.

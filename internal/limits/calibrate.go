@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"shootout/internal/fio"
 )
 
 // Calibration is what the disk under a directory does, measured with fio:
@@ -73,12 +75,12 @@ func Calibrate(dir string, seconds int, capIOPS int) (*Calibration, error) {
 }
 
 func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
-	fio, _ := exec.LookPath("fio")
+	fioPath, _ := exec.LookPath("fio")
 	engine := "psync"
 	if depth > 1 {
 		engine = "libaio"
 	}
-	cmd := exec.Command(fio, "--name=shootout-calibrate", "--filename="+file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
+	cmd := exec.Command(fioPath, "--name=shootout-calibrate", "--filename="+file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
 		"--rw="+rw, "--bs=4k", "--direct=1", "--ioengine="+engine, fmt.Sprintf("--iodepth=%d", depth),
 		"--time_based", fmt.Sprintf("--runtime=%d", seconds), "--output-format=json")
 	if g != nil {
@@ -90,7 +92,7 @@ func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("fio: %v", err)
 	}
-	r, w, err := parseFio(out)
+	r, w, err := fio.IOPS(out)
 	return r + w, err
 }
 

@@ -3,7 +3,6 @@ package limits
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"shootout/internal/fio"
 	"shootout/internal/metrics"
 )
 
@@ -197,38 +197,12 @@ func (n *Neighbour) Stop() (NeighbourResult, error) {
 		<-n.done
 		return NeighbourResult{}, errors.New("fio did not stop on SIGINT and was killed")
 	}
-	out := n.out.Bytes()
-	if i := bytes.IndexByte(out, '{'); i > 0 {
-		out = out[i:] // fio may print notes before the JSON
-	}
 	var r NeighbourResult
 	var err error
-	if r.ReadIOPS, r.WriteIOPS, err = parseFio(out); err != nil {
+	if r.ReadIOPS, r.WriteIOPS, err = fio.IOPS(n.out.Bytes()); err != nil {
 		return NeighbourResult{}, fmt.Errorf("%v (fio %v) %s", err, n.cmd.ProcessState, strings.TrimSpace(n.errOut.String()))
 	}
 	return r, nil
-}
-
-// parseFio sums the read and write IOPS of every job in fio's JSON report.
-func parseFio(out []byte) (read, write float64, err error) {
-	var rep struct {
-		Jobs []struct {
-			Read struct {
-				IOPS float64 `json:"iops"`
-			} `json:"read"`
-			Write struct {
-				IOPS float64 `json:"iops"`
-			} `json:"write"`
-		} `json:"jobs"`
-	}
-	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Jobs) == 0 {
-		return 0, 0, fmt.Errorf("read fio's report: %v", err)
-	}
-	for _, j := range rep.Jobs {
-		read += j.Read.IOPS
-		write += j.Write.IOPS
-	}
-	return read, write, nil
 }
 
 // layOut writes the neighbour's file with real blocks: reads of a sparse

@@ -22,6 +22,7 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
+	"shootout/internal/units"
 	"shootout/internal/workload"
 )
 
@@ -186,22 +187,14 @@ func flagName(key string) string {
 
 var neighbourRE = regexp.MustCompile(`^(0|25%|x[124])$`)
 
-// ParseBytes reads sizes such as 512M, 1G or 1073741824.
+// ParseBytes reads sizes such as 512M, 1G or 1073741824; a plan's sizes
+// (memory caps, rates, files) are never zero.
 func ParseBytes(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for suf, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
-		if strings.HasSuffix(t, suf) || strings.HasSuffix(t, suf+"B") {
-			mult = m
-			t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), suf)
-			break
-		}
+	n, err := units.ParseBytes(s)
+	if err == nil && n <= 0 {
+		err = fmt.Errorf("%q is not a size such as 512M or 1G", s)
 	}
-	n, err := strconv.ParseFloat(t, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a size such as 512M or 1G", s)
-	}
-	return int64(n * float64(mult)), nil
+	return n, err
 }
 
 // Options that are not part of a plan but change how it resolves.
