@@ -173,8 +173,12 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 		}
 	}
 	out, _, _ := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite,mariadb-innodb", "--workload", "oltp_point_select", "--rate", "50")
-	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") {
-		t.Errorf("--dry-run must show the rate and how SQLite's CPU is shared:\n%s", out)
+	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") || !strings.Contains(out, " raw ") {
+		t.Errorf("--dry-run must show the rate, how SQLite's CPU is shared and the raw disk:\n%s", out)
+	}
+	out, _, _ = shootout(t, nil, "run", "--dry-run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--disk", "hdd:flush=ignore")
+	if !strings.Contains(out, " hdd:flush=ignore ") {
+		t.Errorf("--dry-run must show each cell's disk:\n%s", out)
 	}
 }
 

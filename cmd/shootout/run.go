@@ -422,7 +422,7 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 			fmt.Fprintf(w, "  %s runs inside shootout: the engine and the clients share one process and its CPUs, so its server CPU is shootout's (the clients' included) and the limits are not applied to it\n", t.Name())
 		}
 	}
-	fmt.Fprintf(w, "%-4s %-20s %-22s %-10s %-8s %-10s %-8s %-6s %s\n", "#", "target", "workload", "dataset", "clients", "neighbour", "memory", "repeat", "stop")
+	fmt.Fprintf(w, "%-4s %-20s %-22s %-10s %-8s %-10s %-8s %-16s %-6s %s\n", "#", "target", "workload", "dataset", "clients", "neighbour", "memory", "disk", "repeat", "stop")
 	for i, c := range res.Cells {
 		mem := "free"
 		if c.Conditions.MemoryBytes > 0 {
@@ -437,8 +437,27 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 		} else {
 			stop += " closed loop"
 		}
-		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, c.Repeat, stop)
+		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-16s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, dryRunDisk(c.Conditions), c.Repeat, stop)
 	}
+}
+
+// dryRunDisk says what the cell's data lives on: a modelled device, the
+// raw disk under a cgroup cap, or the raw disk.
+func dryRunDisk(c result.Conditions) string {
+	var caps []string
+	if c.Disk != "" {
+		caps = append(caps, c.Disk)
+	}
+	if c.IOPS > 0 {
+		caps = append(caps, fmt.Sprintf("%d IOPS", c.IOPS))
+	}
+	if c.BPS > 0 {
+		caps = append(caps, target.HumanBytes(c.BPS)+"/s")
+	}
+	if len(caps) == 0 {
+		return "raw"
+	}
+	return strings.Join(caps, ", ")
 }
 
 func startsWhat(t target.Target, settings map[string]string) string {
