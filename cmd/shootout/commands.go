@@ -299,7 +299,7 @@ func calibrateDisk(cmd *cobra.Command, model string, seconds int, out string) er
 		return err
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "disk %s, mechanism round trip %.1f µs (answered that much early)\n", cal.Disk, cal.OverheadUS)
+	fmt.Fprintf(w, "disk %s, mechanism round trip by the CPUs' idle time before a command %s (answered that much early)\n", cal.Disk, cal.OverheadByIdle)
 	fmt.Fprintf(w, "  %-18s %12s %12s %7s\n", "pattern", "model /s", "measured /s", "ratio")
 	bad := 0
 	for _, f := range cal.Figures {

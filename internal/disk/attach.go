@@ -128,9 +128,17 @@ func Attach(spec Spec, name string, withFS bool) (d *Disk, err error) {
 	return d, nil
 }
 
-// measureOverhead times 4k direct reads through the whole mechanism with
-// the model off: what the kernel, the loop device and FUSE add to every
-// command. The model answers that much earlier than it would otherwise.
+// overheadIdles are the idle times before a command at which the
+// mechanism's round trip is measured: none (a busy run, the SSD's QD16),
+// up to a HDD's seek.
+var overheadIdles = []time.Duration{0, 250 * time.Microsecond, time.Millisecond, 4 * time.Millisecond}
+
+// measureOverhead times 4k direct reads and flushes through the whole
+// mechanism with the model off, each after the CPUs idled a while: what the kernel, the
+// loop device and FUSE add to every command. The model answers that much
+// earlier than it would otherwise. The figure is the mean of the fastest
+// 90%: a rate is set by the mean, while a rare stall of the host is not
+// the mechanism's.
 func (d *Disk) measureOverhead() error {
 	f, err := os.OpenFile(d.Loop, os.O_RDONLY|unix.O_DIRECT, 0)
 	if err != nil {
@@ -139,30 +147,66 @@ func (d *Disk) measureOverhead() error {
 	defer f.Close()
 	buf := alignedBlock(4096)
 	rng := rand.New(rand.NewPCG(3, 4))
-	var lat []time.Duration
-	d.dev.inside.Store(0)
-	d.dev.insideN.Store(0)
-	// the first reads wake idle CPUs; a run keeps them awake, so the
-	// figure is taken after them, at the first quartile
-	for i := 0; i < 1200; i++ {
-		off := rng.Int64N(d.dev.size/4096) * 4096
-		t0 := time.Now()
-		if _, err := f.ReadAt(buf, off); err != nil {
-			return fmt.Errorf("read %s: %w", d.Loop, err)
-		}
-		if i >= 400 {
-			lat = append(lat, time.Since(t0))
-		}
+	read := func() error {
+		_, err := f.ReadAt(buf, rng.Int64N(d.dev.size/4096)*4096)
+		return err
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	// what the image IO took inside serve is part of the model's time
-	// when the model is on, not on top of it
-	round := lat[len(lat)/4]
-	if n := d.dev.insideN.Load(); n > 0 {
-		round -= time.Duration(d.dev.inside.Load() / n)
+	// a flush of the loop device reaches the image as an fsync
+	flush := func() error { return unix.Fsync(int(f.Fd())) }
+	reads, err := d.roundTrips(read, 1000, 300)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Loop, err)
 	}
-	d.dev.overhead.Store(int64(max(round, 0)))
+	flushes, err := d.roundTrips(flush, 300, 100)
+	if err != nil {
+		return fmt.Errorf("flush %s: %w", d.Loop, err)
+	}
+	d.dev.overhead.Store(&reads)
+	d.dev.flushOverhead.Store(&flushes)
 	return nil
+}
+
+// roundTrips times cmd at each of overheadIdles (busy times first, then
+// idle ones per idle time) and returns the table of mean round trips
+// less the time spent inside serve.
+func (d *Disk) roundTrips(cmd func() error, busy, idle int) (overheadTable, error) {
+	var table overheadTable
+	for _, gap := range overheadIdles {
+		var lat []time.Duration
+		d.dev.inside.Store(0)
+		d.dev.insideN.Store(0)
+		n := idle
+		if gap == 0 {
+			n = busy
+		}
+		// the first commands settle the CPUs into this rhythm
+		for i := 0; i < n+50; i++ {
+			if gap > 0 {
+				sleepUntil(now() + gap)
+			}
+			t0 := now()
+			if err := cmd(); err != nil {
+				return nil, err
+			}
+			if i >= 50 {
+				lat = append(lat, now()-t0)
+			}
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		var sum time.Duration
+		kept := lat[:len(lat)*9/10]
+		for _, l := range kept {
+			sum += l
+		}
+		round := sum / time.Duration(len(kept))
+		// what the image IO took inside serve is part of the model's time
+		// when the model is on, not on top of it
+		if n := d.dev.insideN.Load(); n > 0 {
+			round -= time.Duration(d.dev.inside.Load() / n)
+		}
+		table = append(table, overheadPoint{gap, max(round, 0)})
+	}
+	return table, nil
 }
 
 // alignedBlock is a buffer O_DIRECT accepts: aligned to 4096 in memory.
@@ -176,30 +220,50 @@ func alignedBlock(n int) []byte {
 	return b[:n]
 }
 
-// Overhead is the mechanism's round trip the model subtracts.
-func (d *Disk) Overhead() time.Duration { return time.Duration(d.dev.overhead.Load()) }
+// Overhead is the mechanism's round trip the model subtracts from a
+// command that came while the CPUs were busy.
+func (d *Disk) Overhead() time.Duration { return d.dev.overhead.Load().at(0) }
+
+// OverheadLine lists the round trips by idle time before the command, of
+// reads and writes, then of flushes, e.g. "0s:62µs 1ms:180µs, flush 0s:90µs 1ms:300µs".
+func (d *Disk) OverheadLine() string {
+	line := func(t *overheadTable) string {
+		var parts []string
+		for _, p := range *t {
+			parts = append(parts, fmt.Sprintf("%v:%.0fµs", p.idle, p.roundTrip.Seconds()*1e6))
+		}
+		return strings.Join(parts, " ")
+	}
+	return line(d.dev.overhead.Load()) + ", flush " + line(d.dev.flushOverhead.Load())
+}
 
 // Activate turns the model on (the run) or off (loading, settling).
 func (d *Disk) Activate(on bool) { d.dev.active.Store(on) }
 
-// Evidence is what the device was sent, and how many commands the
-// mechanism answered later than the model said (its own cost showing).
+// Evidence is what the device was sent while the model was on (disk.reads,
+// ...) and in all (disk.all_reads, ..., the load included), and how many
+// commands the mechanism answered later than the model said (its own cost
+// showing).
 func (d *Disk) Evidence() map[string]string {
-	return map[string]string{
-		"disk.model":        d.Spec.String(),
-		"disk.loop":         d.Loop,
-		"disk.reads":        fmt.Sprint(d.dev.reads.Load()),
-		"disk.writes":       fmt.Sprint(d.dev.writes.Load()),
-		"disk.flushes":      fmt.Sprint(d.dev.flushes.Load()),
-		"disk.read_bytes":   fmt.Sprint(d.dev.readBytes.Load()),
-		"disk.write_bytes":  fmt.Sprint(d.dev.writeBytes.Load()),
-		"disk.late":         fmt.Sprint(d.dev.late.Load()),
-		"disk.timed":        fmt.Sprint(d.dev.timed.Load()),
-		"disk.overhead_us":  fmt.Sprintf("%.1f", d.Overhead().Seconds()*1e6),
-		"disk.image":        filepath.Join(d.Dir, imageName),
-		"disk.mount":        d.Mount,
-		"disk.model_params": fmt.Sprint(d.Spec.Settings()),
+	m := map[string]string{
+		"disk.model":            d.Spec.String(),
+		"disk.loop":             d.Loop,
+		"disk.late":             fmt.Sprint(d.dev.late.Load()),
+		"disk.timed":            fmt.Sprint(d.dev.timed.Load()),
+		"disk.overhead_us":      fmt.Sprintf("%.1f", d.Overhead().Seconds()*1e6),
+		"disk.overhead_by_idle": d.OverheadLine(),
+		"disk.image":            filepath.Join(d.Dir, imageName),
+		"disk.mount":            d.Mount,
+		"disk.model_params":     fmt.Sprint(d.Spec.Settings()),
 	}
+	for prefix, c := range map[string]*ioCounts{"disk.": &d.dev.modelled, "disk.all_": &d.dev.all} {
+		m[prefix+"reads"] = fmt.Sprint(c.reads.Load())
+		m[prefix+"writes"] = fmt.Sprint(c.writes.Load())
+		m[prefix+"flushes"] = fmt.Sprint(c.flushes.Load())
+		m[prefix+"read_bytes"] = fmt.Sprint(c.readBytes.Load())
+		m[prefix+"write_bytes"] = fmt.Sprint(c.writeBytes.Load())
+	}
+	return m
 }
 
 // LateShare is the share of the commands timed by the model that the
@@ -275,10 +339,43 @@ func isMount(dir string) bool {
 	return false
 }
 
+// fuseConnections is where the kernel lists FUSE connections (fusectl).
+const fuseConnections = "/sys/fs/fuse/connections"
+
+// abortFUSE ends the FUSE connection mounted on dir, if any. The
+// connection is found by the mount's device number in mountinfo, not by
+// a stat, which would wait on a connection nobody serves.
+func abortFUSE(dir string) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 || f[4] != dir {
+			continue
+		}
+		_, minor, ok := strings.Cut(f[2], ":")
+		if !ok {
+			return
+		}
+		if _, err := os.Stat(filepath.Join(fuseConnections, minor)); err != nil {
+			unix.Mount("fusectl", fuseConnections, "fusectl", 0, "")
+		}
+		os.WriteFile(filepath.Join(fuseConnections, minor, "abort"), []byte("1"), 0o200)
+		return
+	}
+}
+
 // Sweep removes a disk directory a dead shootout left: its file system,
 // its loop device (found by backing file), its FUSE mount, the directory.
 func Sweep(dir string) error {
 	fsDir, devDir := filepath.Join(dir, "fs"), filepath.Join(dir, "dev")
+	// The shootout that served the image is dead, but a process that
+	// inherited /dev/fuse would keep the connection open, and every IO in
+	// flight, every losetup and every loop mount would wait on it forever:
+	// the connection is ended first, so the IOs fail instead.
+	abortFUSE(devDir)
 	if isMount(fsDir) {
 		if err := unix.Unmount(fsDir, unix.MNT_DETACH); err != nil {
 			return fmt.Errorf("unmount %s: %w", fsDir, err)

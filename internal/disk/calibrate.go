@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
+
+	"shootout/internal/fio"
 )
 
 // Tolerance is how far a measured figure may be from the model's own
@@ -36,11 +39,13 @@ const Headroom = 1.5
 
 // Calibration is one model's figures.
 type Calibration struct {
-	Disk       string   `json:"disk"`
-	Seconds    int      `json:"seconds_per_pattern"`
-	OverheadUS float64  `json:"mechanism_overhead_us"`
-	Figures    []Figure `json:"figures"`
-	Late       int64    `json:"late_commands"`
+	Disk       string  `json:"disk"`
+	Seconds    int     `json:"seconds_per_pattern"`
+	OverheadUS float64 `json:"mechanism_overhead_us"`
+	// OverheadByIdle is the round trip after the CPUs idled, by idle time
+	OverheadByIdle string   `json:"mechanism_overhead_by_idle"`
+	Figures        []Figure `json:"figures"`
+	Late           int64    `json:"late_commands"`
 }
 
 // OK is true when every figure is within Tolerance.
@@ -77,7 +82,7 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 			record(d.Dir, false)
 		}
 	}()
-	c := &Calibration{Disk: spec.String(), Seconds: seconds, OverheadUS: d.Overhead().Seconds() * 1e6}
+	c := &Calibration{Disk: spec.String(), Seconds: seconds, OverheadUS: d.Overhead().Seconds() * 1e6, OverheadByIdle: d.OverheadLine()}
 	d.Activate(true)
 	for _, p := range patterns {
 		if progress != nil {
@@ -87,11 +92,14 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 		if err != nil {
 			return nil, err
 		}
-		// every pattern starts on a fresh drive, as the simulation does:
-		// a full write cache left by the last one would take a minute to
-		// drain on an HDD
+		// every pattern starts on a fresh drive: a full write cache left by
+		// the last one would take a minute to drain on an HDD; a writing
+		// pattern then fills it, as the simulation's ramp does
 		eng, _ := spec.newEngine()
 		d.dev.reset(eng)
+		if err := fillCache(d, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name, err)
+		}
 		late0, cmds0 := d.dev.late.Load(), d.dev.commands()
 		got, err := fioRate(d.Loop, p, seconds)
 		if err != nil {
@@ -123,17 +131,7 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 // fioRate runs p on the device and returns the rate fio reports after its
 // ramp: reads or writes per second.
 func fioRate(dev string, p Pattern, seconds int) (float64, error) {
-	engine := "psync"
-	if p.Depth > 1 {
-		engine = "libaio"
-	}
-	args := []string{"--name=shootout-disk", "--filename=" + dev, "--rw=" + p.RW, fmt.Sprintf("--bs=%d", p.BS),
-		"--direct=1", "--ioengine=" + engine, fmt.Sprintf("--iodepth=%d", p.Depth),
-		"--time_based", fmt.Sprintf("--ramp_time=%d", int(Ramp.Seconds())), fmt.Sprintf("--runtime=%d", seconds),
-		"--randrepeat=0", "--norandommap", "--output-format=json"}
-	if p.Fsync {
-		args = append(args, "--fsync=1")
-	}
+	args := append(fioArgs(dev, p, seconds), fmt.Sprintf("--ramp_time=%d", int(Ramp.Seconds())), "--output-format=json")
 	var stderr strings.Builder
 	cmd := exec.Command("fio", args...)
 	cmd.Stderr = &stderr
@@ -141,20 +139,67 @@ func fioRate(dev string, p Pattern, seconds int) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("fio: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var r struct {
-		Jobs []struct {
-			Read  struct{ IOPS float64 } `json:"read"`
-			Write struct{ IOPS float64 } `json:"write"`
-		} `json:"jobs"`
+	read, write, err := fio.IOPS(out)
+	if err != nil {
+		return 0, err
 	}
-	if err := json.Unmarshal(out, &r); err != nil || len(r.Jobs) == 0 {
-		return 0, fmt.Errorf("fio gave no report: %v", err)
-	}
-	rate := r.Jobs[0].Read.IOPS + r.Jobs[0].Write.IOPS
+	rate := read + write
 	if rate == 0 {
 		return 0, fmt.Errorf("fio did no IO: %s %s", strings.TrimSpace(stderr.String()), firstLine(out))
 	}
 	return rate, nil
+}
+
+func fioArgs(dev string, p Pattern, seconds int) []string {
+	engine := "psync"
+	if p.Depth > 1 {
+		engine = "libaio"
+	}
+	args := []string{"--name=shootout-disk", "--filename=" + dev, "--rw=" + p.RW, fmt.Sprintf("--bs=%d", p.BS),
+		"--direct=1", "--ioengine=" + engine, fmt.Sprintf("--iodepth=%d", p.Depth),
+		"--time_based", fmt.Sprintf("--runtime=%d", seconds), "--randrepeat=0", "--norandommap"}
+	if p.Fsync {
+		args = append(args, "--fsync=1")
+	}
+	return args
+}
+
+// fillLimit bounds the wait for a drive's write cache to fill.
+const fillLimit = 2 * time.Minute
+
+// fillCache runs a writing pattern until the drive's write cache is full,
+// so that the figure is the sustained one the model documents, not the
+// speed of a cache filling: how long the filling takes depends on this
+// machine's round trip, the sustained rate only on the model. Patterns
+// that flush after each write never fill it.
+func fillCache(d *Disk, p Pattern) error {
+	c, ok := d.dev.eng.(cached)
+	if !ok || p.Fsync || !strings.Contains(p.RW, "write") {
+		return nil
+	}
+	cmd := exec.Command("fio", fioArgs(d.Loop, p, int(fillLimit.Seconds()))...)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("fio: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return fmt.Errorf("the cache did not fill in %v: fio ended: %v", fillLimit, err)
+		case <-tick.C:
+			d.dev.mu.Lock()
+			full := c.cacheFull()
+			d.dev.mu.Unlock()
+			if full {
+				cmd.Process.Signal(syscall.SIGINT)
+				<-done
+				return nil
+			}
+		}
+	}
 }
 
 // Save writes the calibration as DIR/disk-calibration-MODEL.json.

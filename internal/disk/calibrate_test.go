@@ -3,8 +3,10 @@ package disk
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestModelsMatchTheirFigures runs fio on each model through the real
@@ -16,12 +18,7 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three minutes of fio through the models")
 	}
-	if err := Check(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	requireMechanism(t)
 	models := []string{"hdd", "cloud"}
 	// the ssd's figures are at the edge of what FUSE and a loop device
 	// can time on two cores (docs/disks.md): a run there misses a figure
@@ -45,7 +42,7 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 					t.Errorf("%s %s: measured %.1f/s, the model gives %.1f/s (%.0f%% off, more than %.0f%%)", m, f.Pattern, f.Measured, f.Model, (f.Ratio-1)*100, Tolerance*100)
 				}
 			}
-			t.Logf("%s: mechanism overhead %.1f µs", m, c.OverheadUS)
+			t.Logf("%s: mechanism round trip by idle time %s", m, c.OverheadByIdle)
 		})
 	}
 }
@@ -54,12 +51,7 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 // hold the FUSE connection, or it keeps a dead shootout's disk alive and
 // can wait on itself (fio exiting with IO in flight to the loop device).
 func TestChildrenDoNotInheritTheDisk(t *testing.T) {
-	if err := Check(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	requireMechanism(t)
 	s, _ := Parse("cloud")
 	d, err := Attach(s, "inherit", false)
 	if err != nil {
@@ -72,5 +64,60 @@ func TestChildrenDoNotInheritTheDisk(t *testing.T) {
 	}
 	if strings.Contains(string(out), "/dev/fuse") {
 		t.Fatalf("a child holds /dev/fuse:\n%s", out)
+	}
+}
+
+// TestSweepEndsADiskStillServed: the sweep of a disk whose FUSE
+// connection is still open (as when a child of a killed shootout held
+// /dev/fuse) ends the connection instead of waiting on it, and leaves no
+// mount, loop device or directory.
+func TestSweepEndsADiskStillServed(t *testing.T) {
+	requireMechanism(t)
+	s, _ := Parse("hdd")
+	d, err := Attach(s, "sweep", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Activate(true)
+	if err := os.WriteFile(filepath.Join(d.Mount, "data"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	swept := make(chan error, 1)
+	go func() { swept <- Sweep(d.Dir) }()
+	select {
+	case err := <-swept:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the sweep of a served disk did not end in 60 s")
+	}
+	if isMount(d.Mount) || isMount(filepath.Join(d.Dir, "dev")) {
+		t.Error("the sweep left a mount")
+	}
+	if b, err := os.ReadFile("/sys/block/" + filepath.Base(d.Loop) + "/loop/backing_file"); err == nil && strings.Contains(string(b), d.Dir) {
+		t.Errorf("the sweep left %s on %s", d.Loop, b)
+	}
+	if _, err := os.Stat(d.Dir); !os.IsNotExist(err) {
+		t.Errorf("the sweep left %s: %v", d.Dir, err)
+	}
+	closed := make(chan struct{})
+	go func() { d.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(60 * time.Second):
+		t.Fatal("closing a swept disk did not end in 60 s")
+	}
+}
+
+// requireMechanism skips a test where FUSE or loop devices are missing,
+// and fails it in CI, which must run it.
+func requireMechanism(t *testing.T) {
+	t.Helper()
+	if err := Check(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
 	}
 }

@@ -40,6 +40,13 @@ type engine interface {
 	complete(at time.Duration) []*ioreq
 }
 
+// cached is an engine with a write cache.
+type cached interface {
+	// cacheFull is true once writes wait for room in the cache: the
+	// sustained state.
+	cacheFull() bool
+}
+
 // destageWindow is how many of its oldest dirty blocks a drive considers
 // when it chooses what to write next: with 12 the model sustains ~150
 // random 4k writes a second through its cache, about what 7200 rpm drives
@@ -164,6 +171,8 @@ func (h *hdd) arrive(r *ioreq, now time.Duration) bool {
 	h.queue = append(h.queue, r)
 	return false
 }
+
+func (h *hdd) cacheFull() bool { return h.cacheCap == 0 || len(h.blocked) > 0 }
 
 // absorb puts a write into the cache, merging it with what it touches.
 func (h *hdd) absorb(r *ioreq) {

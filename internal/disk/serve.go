@@ -17,7 +17,10 @@ import (
 // device runs a model in real time over a backing image file. Each command
 // the kernel sends is timed by the engine; the caller is answered when the
 // model says the device would have finished, less the mechanism's own
-// round trip (overhead), which the kernel and FUSE add anyway.
+// round trip (overhead), which the kernel and FUSE add anyway. That round
+// trip grows with how long the CPUs idled before it (in a VM a halted
+// vCPU takes a while to wake), so it is a table by the length of the
+// sleep before the answer.
 type device struct {
 	eng      engine
 	img      *os.File
@@ -26,7 +29,10 @@ type device struct {
 	kick     chan struct{}
 	stop     chan struct{}
 	active   atomic.Bool
-	overhead atomic.Int64 // ns
+	overhead atomic.Pointer[overheadTable]
+	// flushOverhead is the same for a flush, which the loop device sends
+	// through a work queue as an fsync: a longer way round
+	flushOverhead atomic.Pointer[overheadTable]
 	// wakeLate is how late sleeps have woken lately (a moving average,
 	// ns): tens of µs in a VM, as much as an SSD's whole read, so every
 	// sleep ends that much early
@@ -36,9 +42,28 @@ type device struct {
 	// already covers when it is on
 	inside, insideN atomic.Int64
 
-	reads, writes, flushes, late atomic.Int64
-	timed                        atomic.Int64 // commands the model timed
-	readBytes, writeBytes        atomic.Int64
+	late  atomic.Int64
+	timed atomic.Int64 // commands the model timed
+	// all counts every command; modelled only those sent with the model on
+	// (the measured run), so a cell's figures leave its load out
+	all, modelled ioCounts
+}
+
+type ioCounts struct {
+	reads, writes, flushes, readBytes, writeBytes atomic.Int64
+}
+
+func (c *ioCounts) add(op opKind, n int64) {
+	switch op {
+	case opRead:
+		c.reads.Add(1)
+		c.readBytes.Add(n)
+	case opWrite:
+		c.writes.Add(1)
+		c.writeBytes.Add(n)
+	case opFlush:
+		c.flushes.Add(1)
+	}
 }
 
 func newDevice(e engine, img *os.File, size int64) *device {
@@ -87,7 +112,7 @@ func (d *device) run() {
 				return
 			}
 		}
-		d.answerAt(at)
+		d.answerAt(at, d.overhead.Load())
 		d.mu.Lock()
 		var done []*ioreq
 		if d.eng == e { // not reset meanwhile
@@ -138,18 +163,49 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 	}
 	err := io()
 	if known {
-		d.answerAt(r.at)
+		table := d.overhead.Load()
+		if op == opFlush {
+			table = d.flushOverhead.Load()
+		}
+		d.answerAt(r.at, table)
 	} else {
 		<-r.done
 	}
 	return err
 }
 
+// overheadPoint is the mechanism's mean round trip after the CPUs idled.
+type overheadPoint struct {
+	idle, roundTrip time.Duration
+}
+
+// overheadTable holds points in increasing idle.
+type overheadTable []overheadPoint
+
+// at interpolates the round trip after idle, flat beyond the ends.
+func (o *overheadTable) at(idle time.Duration) time.Duration {
+	if o == nil || len(*o) == 0 {
+		return 0
+	}
+	pts := *o
+	if idle <= pts[0].idle {
+		return pts[0].roundTrip
+	}
+	for i := 1; i < len(pts); i++ {
+		if idle <= pts[i].idle {
+			a, b := pts[i-1], pts[i]
+			f := float64(idle-a.idle) / float64(b.idle-a.idle)
+			return a.roundTrip + time.Duration(f*float64(b.roundTrip-a.roundTrip))
+		}
+	}
+	return pts[len(pts)-1].roundTrip
+}
+
 // answerAt sleeps until the model's time t less the mechanism's round
-// trip, waking early by how late sleeps have been waking, and learns from
-// this one.
-func (d *device) answerAt(t time.Duration) {
-	target := t - time.Duration(d.overhead.Load())
+// trip (overhead) after a sleep that long, waking early by how late sleeps have been
+// waking, and learns from this one.
+func (d *device) answerAt(t time.Duration, overhead *overheadTable) {
+	target := t - overhead.at(t-now())
 	early := time.Duration(d.wakeLate.Load())
 	wake := target - early
 	if now() >= target {
@@ -163,19 +219,13 @@ func (d *device) answerAt(t time.Duration) {
 }
 
 func (d *device) commands() int64 {
-	return d.reads.Load() + d.writes.Load() + d.flushes.Load()
+	return d.all.reads.Load() + d.all.writes.Load() + d.all.flushes.Load()
 }
 
 func (d *device) count(op opKind, n int64) {
-	switch op {
-	case opRead:
-		d.reads.Add(1)
-		d.readBytes.Add(n)
-	case opWrite:
-		d.writes.Add(1)
-		d.writeBytes.Add(n)
-	case opFlush:
-		d.flushes.Add(1)
+	d.all.add(op, n)
+	if d.active.Load() {
+		d.modelled.add(op, n)
 	}
 }
 

@@ -164,8 +164,8 @@ func (c *cellRun) attachDisk() error {
 	}
 	c.Ledger.AddDisk(d.Dir)
 	c.disk = d
-	c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("data on a modelled %s disk (%s, %s on %s); the model answers %.0f µs early for the mechanism's own round trip",
-		spec.Model, spec, d.Loop, d.Mount, d.Overhead().Seconds()*1e6))
+	c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("data on a modelled %s disk (%s, %s on %s); the model answers early by the mechanism's own round trip, by the CPUs' idle time before it: %s",
+		spec.Model, spec, d.Loop, d.Mount, d.OverheadLine()))
 	c.later(func() {
 		if c.f.Limits.Evidence == nil {
 			c.f.Limits.Evidence = map[string]string{}

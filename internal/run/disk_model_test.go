@@ -62,6 +62,12 @@ func TestCellsOnAModelledHDD(t *testing.T) {
 			if n, _ := strconv.Atoi(ev["disk.flushes"]); n == 0 {
 				t.Errorf("%s: no flush reached the drive: %v", cell.Target, ev)
 			}
+			// the load went to the device with the model off: counted in all, not in the run's
+			run, _ := strconv.ParseInt(ev["disk.write_bytes"], 10, 64)
+			all, _ := strconv.ParseInt(ev["disk.all_write_bytes"], 10, 64)
+			if all <= run {
+				t.Errorf("%s: the load's writes are not set apart from the run's: %d bytes in all, %d with the model on", cell.Target, all, run)
+			}
 			// the bytes written are the loop device's: the data was on it
 			if loop := strings.TrimPrefix(ev["disk.loop"], "/dev/"); !strings.HasPrefix(f.Server.BytesSource, "device "+loop+" ") {
 				t.Errorf("%s: bytes counted on %q, not on the modelled disk's %s", cell.Target, f.Server.BytesSource, loop)
