@@ -180,6 +180,15 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 	if !strings.Contains(out, " hdd:flush=ignore ") {
 		t.Errorf("--dry-run must show each cell's disk:\n%s", out)
 	}
+	// the study's 100-IOPS cap stands in for a slow disk: a model replaces it
+	out, stderr, _ := shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd")
+	if !strings.Contains(stderr, "--disk hdd replaces the plan's --iops 100") || strings.Contains(out, "IOPS") || !strings.Contains(out, " hdd ") {
+		t.Errorf("--disk on the redmine study must replace its IOPS cap:\n%s\n%s", out, stderr)
+	}
+	out, _, _ = shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd", "--iops", "100")
+	if !strings.Contains(out, "hdd, 100 IOPS") {
+		t.Errorf("--disk with --iops must keep both:\n%s", out)
+	}
 }
 
 // TestRepeatAutoStopsAndSaysWhy: with a loose threshold a steady cell

@@ -106,7 +106,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	case len(args) == 1 && f.study != "":
 		return nil, false, fmt.Errorf("give a plan file or --study, not both")
 	case f.quick && f.study == "":
-		return nil, false, fmt.Errorf("--quick needs --study (studies with a quick variant: redmine)")
+		return nil, false, fmt.Errorf("--quick needs --study (studies with a quick variant: %s)", strings.Join(plan.QuickStudies(), ", "))
 	case len(args) == 1:
 		var err error
 		if p, err = plan.Load(args[0]); err != nil {
@@ -187,6 +187,12 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("disk") {
 		p.Disk = f.disk
+		// a study's IOPS cap is its stand-in for a slow disk: a modelled
+		// disk replaces it, unless --iops asks for both
+		if spec, err := disk.Parse(f.disk); err == nil && spec.Modelled() && p.IOPS > 0 && !ch("iops") {
+			fmt.Fprintf(cmd.ErrOrStderr(), "--disk %s replaces the plan's --iops %d (its stand-in for a slow disk); give --iops too to keep both\n", spec, p.IOPS)
+			p.IOPS = 0
+		}
 	}
 	if ch("bps") {
 		p.BPS = f.bps
@@ -377,7 +383,7 @@ func checkLimits(res *plan.Resolved, allow bool) error {
 		}
 	}
 	for _, c := range res.Cells {
-		if err := limits.CheckNeighbour(limits.NeighbourSpec(c.Conditions.Neighbour), c.Conditions.IOPS); err != nil {
+		if err := limits.CheckNeighbour(limits.NeighbourSpec(c.Conditions.Neighbour), run.DiskIOPS(c.Conditions)); err != nil {
 			return fmt.Errorf("--neighbour: %v", err)
 		}
 	}

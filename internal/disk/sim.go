@@ -26,6 +26,25 @@ var Patterns = []Pattern{
 	{"fsync_4k", "write", 4 << 10, 1, true},
 }
 
+// RandomIOPS is the disk's IOPS as a cap would state it: what the model
+// does with random 4k reads at queue depth 16 (hdd 156, cloud 3,000, ssd
+// 40,000); the neighbour "25%" takes a quarter of it. 0 for the raw disk.
+func (s Spec) RandomIOPS() int {
+	if !s.Modelled() {
+		return 0
+	}
+	for _, p := range Patterns {
+		if p.Name == "randread_4k_qd16" {
+			v, err := Simulate(s, p, 5*time.Second)
+			if err != nil {
+				return 0
+			}
+			return int(v + 0.5)
+		}
+	}
+	return 0
+}
+
 // Ramp is the start of every calibration load left out of its figure, as
 // fio's ramp_time: a drive's write cache fills in the first second, and
 // the figure is the sustained rate.

@@ -87,3 +87,17 @@ func TestParseNamesWhatWouldBeRight(t *testing.T) {
 		t.Errorf("Parse(hdd:rpm=5400,flush=ignore) = %v %v %v", s, err, s.Settings())
 	}
 }
+
+// TestRandomIOPSIsTheQD16Figure: the neighbour "25%" on a model takes a
+// quarter of the table's randread_4k_qd16.
+func TestRandomIOPSIsTheQD16Figure(t *testing.T) {
+	for model, want := range map[string]int{"hdd": 156, "cloud": 3000, "none": 0} {
+		s, err := Parse(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.RandomIOPS(); got < want*9/10 || got > want*11/10 {
+			t.Errorf("%s: RandomIOPS %d, documented %d", model, got, want)
+		}
+	}
+}

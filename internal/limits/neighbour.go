@@ -33,7 +33,7 @@ func (s NeighbourSpec) jobs(diskIOPS int) (jobs, rate int, err error) {
 	switch s {
 	case "25%":
 		if diskIOPS <= 0 {
-			return 0, 0, errors.New("neighbour 25% is a quarter of the disk's IOPS: give --iops (the cap the disk has)")
+			return 0, 0, errors.New("neighbour 25% is a quarter of the disk's IOPS: give --iops (the cap the disk has) or --disk (a model)")
 		}
 		r := diskIOPS / 4
 		if r < 1 {

@@ -425,8 +425,8 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		if !neighbourRE.MatchString(n) {
 			return nil, p.errAt("neighbour", "%q is not one of 0, 25%%, x1, x2, x4", n)
 		}
-		if n == "25%" && p.IOPS <= 0 {
-			return nil, p.errAt("neighbour", "25%% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100)")
+		if n == "25%" && p.IOPS <= 0 && diskModel == "" {
+			return nil, p.errAt("neighbour", "25%% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100) or a disk model")
 		}
 	}
 

@@ -26,7 +26,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 		{"no stop", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\n", "give a duration"},
 		{"not yaml", "targets: [sqlite\n", "plan p.yaml: line"},
 		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
-		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops"},
+		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100) or a disk model"},
 		{"huge neighbour file", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour_file: 10G\n", "line 5: neighbour_file: \"10G\" is not a size from 16M to 2G"},
 		{"bad cpus", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\ncpus: 1.5c\n", "line 5: cpus: \"1.5c\" is not one of the accepted forms"},
 		{"negative iops", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: -80\n", "line 5: iops: must not be negative"},
@@ -170,5 +170,22 @@ func TestCPUsAreInTheCellsConditionsAndIDs(t *testing.T) {
 	}
 	if id := CellID(result.Cell{Target: "sqlite", Workload: "w", Dataset: "1", Clients: 1, Conditions: result.Conditions{CPUs: "1,3-5"}}); strings.ContainsAny(id, "/:?@ ,") {
 		t.Fatalf("id %q is not file-name safe", id)
+	}
+}
+
+// A quarter of the disk's IOPS needs a disk with IOPS: a cap or a model.
+func TestQuarterNeighbourTakesTheDiskModelsIOPS(t *testing.T) {
+	p := &Plan{Name: "x", Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"1000"},
+		Neighbour: []string{"25%"}, Disk: "hdd", Duration: "10s"}
+	res, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Cells[0].Conditions; c.Disk != "hdd" || c.Neighbour != "25%" || c.IOPS != 0 {
+		t.Fatalf("conditions %+v", c)
+	}
+	p.Disk = "none"
+	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "or a disk model") {
+		t.Fatalf("25%% on the raw disk without a cap must be refused: %v", err)
 	}
 }

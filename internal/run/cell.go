@@ -185,6 +185,19 @@ func (c *cellRun) attachDisk() error {
 	return nil
 }
 
+// DiskIOPS is the IOPS of the cell's disk, of which the neighbour "25%"
+// takes a quarter: the cap when there is one, else the model's.
+func DiskIOPS(c result.Conditions) int {
+	if c.IOPS > 0 || c.Disk == "" {
+		return c.IOPS
+	}
+	spec, err := disk.Parse(c.Disk)
+	if err != nil {
+		return 0
+	}
+	return spec.RandomIOPS()
+}
+
 // dataDir is where the server's directory and the neighbours' file go:
 // the modelled disk when there is one.
 func (c *cellRun) dataDir() string {
