@@ -178,6 +178,8 @@ func fillCache(d *Disk, p Pattern) error {
 		return nil
 	}
 	cmd := exec.Command("fio", fioArgs(d.Loop, p, int(fillLimit.Seconds()))...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("fio: %v", err)
 	}
@@ -188,7 +190,7 @@ func fillCache(d *Disk, p Pattern) error {
 	for {
 		select {
 		case err := <-done:
-			return fmt.Errorf("the cache did not fill in %v: fio ended: %v", fillLimit, err)
+			return fmt.Errorf("the cache did not fill in %v: fio ended: %v %s", fillLimit, err, strings.TrimSpace(stderr.String()))
 		case <-tick.C:
 			d.dev.mu.Lock()
 			full := c.cacheFull()

@@ -3,6 +3,7 @@ package disk
 import (
 	"container/heap"
 	"math/rand/v2"
+	"sync"
 	"time"
 )
 
@@ -26,6 +27,9 @@ var Patterns = []Pattern{
 	{"fsync_4k", "write", 4 << 10, 1, true},
 }
 
+// randomIOPS remembers RandomIOPS by model: a plan asks once per cell.
+var randomIOPS sync.Map
+
 // RandomIOPS is the disk's IOPS as a cap would state it: what the model
 // does with random 4k reads at queue depth 16 (hdd 156, cloud 3,000, ssd
 // 40,000); the neighbour "25%" takes a quarter of it. 0 for the raw disk.
@@ -33,12 +37,16 @@ func (s Spec) RandomIOPS() int {
 	if !s.Modelled() {
 		return 0
 	}
+	if v, ok := randomIOPS.Load(s.String()); ok {
+		return v.(int)
+	}
 	for _, p := range Patterns {
 		if p.Name == "randread_4k_qd16" {
 			v, err := Simulate(s, p, 5*time.Second)
 			if err != nil {
 				return 0
 			}
+			randomIOPS.Store(s.String(), int(v+0.5))
 			return int(v + 0.5)
 		}
 	}
