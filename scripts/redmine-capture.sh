@@ -169,7 +169,7 @@ for round in 1 2; do
 	child=$(newid)
 	request $round create.put_notes 2 PUT "/issues/$root.json" '{"issue":{"notes":"A comment."}}'
 	request $round create.put_notes_subtask 3 PUT "/issues/$child.json" '{"issue":{"notes":"Another comment."}}'
-	request $round process10.get_assigned 1 GET "/issues.json?assigned_to_id=me&limit=10"
+	request $round process10.get_assigned 1 GET "/issues.json?assigned_to_id=me&status_id=1&limit=10"
 	request $round process10.put_in_progress 1 PUT "/issues/$root.json" '{"issue":{"status_id":2}}'
 	request $round process10.put_in_progress_subtask 1 PUT "/issues/$child.json" '{"issue":{"status_id":2}}'
 	request $round process10.put_resolved 1 PUT "/issues/$root.json" "{\"issue\":{\"status_id\":3,\"assigned_to_id\":$(uid 0)}}"

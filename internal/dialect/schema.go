@@ -73,7 +73,7 @@ func (d Dialect) CreateTable(t Table) (string, error) {
 		if typ == "" {
 			return "", fmt.Errorf("table %s column %s: unknown portable type %q", t.Name, c.Name, c.Type)
 		}
-		s := c.Name + " " + typ
+		s := d.columnName(c.Name) + " " + typ
 		if c.Default != "" {
 			def := c.Default
 			if d.Flavor == MySQL && (def == "TRUE" || def == "FALSE") {
@@ -96,6 +96,22 @@ func (d Dialect) CreateTable(t Table) (string, error) {
 		}
 	}
 	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)%s", t.Name, strings.Join(cols, ",\n  "), d.TableOptions()), nil
+}
+
+// reserved are column names of the workloads' tables that a server takes
+// for a keyword unless quoted (Redmine's custom_fields.regexp on MariaDB).
+var reserved = map[string]bool{"regexp": true, "rlike": true, "key": true, "order": true, "group": true}
+
+// columnName quotes a reserved column name as the flavor does; a column
+// read as table.column needs no quotes.
+func (d Dialect) columnName(name string) string {
+	if !reserved[name] {
+		return name
+	}
+	if d.Flavor == MySQL {
+		return "`" + name + "`"
+	}
+	return `"` + name + `"`
 }
 
 // indexesInCreate: MyRocks takes a third of a second per ALTER TABLE (it

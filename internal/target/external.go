@@ -60,6 +60,7 @@ func ParseExternal(raw string) (*External, error) {
 		}
 		cfg := mysql.NewConfig()
 		cfg.User, cfg.Passwd, cfg.DBName = u.User.Username(), pass, db
+		cfg.InterpolateParams = true // as for the managed MariaDB (mariadb.go)
 		if socket != "" {
 			cfg.Net, cfg.Addr = "unix", socket
 		} else {

@@ -232,6 +232,10 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 	}
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName = "shootout", pw, "tcp", fmt.Sprintf("127.0.0.1:%d", port), "sbtest"
+	// a query with arguments goes out as one text statement, as Rails'
+	// mysql2 adapter sends it, instead of a prepare, execute and close;
+	// prepared *sql.Stmt still use the binary protocol
+	cfg.InterpolateParams = true
 	in.db, err = sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
 		return err

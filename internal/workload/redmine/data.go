@@ -80,7 +80,13 @@ type world struct {
 	subtasks  float64
 	pool      textPool
 	tokenSalt uint64
+	// userProjects: per user (id - firstUserID), the projects they are a
+	// member of, as Redmine's visibility clauses list them
+	userProjects [][]int
 }
+
+// projectsOf is the ids of the projects user is a member of, ascending.
+func (w *world) projectsOf(user int) []int { return w.userProjects[user-firstUserID] }
 
 func userID(i int) int { return firstUserID + i }
 
@@ -106,6 +112,12 @@ func newWorld(s shape, seed int64, subtasks float64) *world {
 			w.parent[p] = (p - s.l1) % s.l1
 		default:
 			w.parent[p] = s.l1 + (p-s.l1-s.l2)%s.l2
+		}
+	}
+	w.userProjects = make([][]int, s.users)
+	for p, ms := range w.members {
+		for _, u := range ms {
+			w.userProjects[u-firstUserID] = append(w.userProjects[u-firstUserID], p+1)
 		}
 	}
 	w.nestProjects()

@@ -40,10 +40,16 @@ type Options struct {
 	Subtasks float64
 	// LoadParallel is how many goroutines generate rows while loading.
 	LoadParallel int
+	// Protocol is how statements reach a MySQL-compatible server: text
+	// (as Rails' mysql2 adapter sends them, the server parsing each one)
+	// or prepared (server-side prepared statements, the binary protocol).
+	// PostgreSQL gets prepared statements either way, as Rails' pg
+	// adapter prepares them; SQLite is embedded.
+	Protocol string
 }
 
 func parse(params map[string]string) (Options, error) {
-	o := Options{Schema: "redmine5", Subtasks: 0.15, LoadParallel: 4}
+	o := Options{Schema: "redmine5", Subtasks: 0.15, LoadParallel: 4, Protocol: "text"}
 	for k, v := range params {
 		switch k {
 		case "schema":
@@ -57,6 +63,11 @@ func parse(params map[string]string) (Options, error) {
 				return o, fmt.Errorf("parameter subtasks=%q: want a share between 0 and 0.9, such as 0.15", v)
 			}
 			o.Subtasks = f
+		case "protocol":
+			if v != "text" && v != "prepared" {
+				return o, fmt.Errorf("parameter protocol=%q: want text (as Rails sends statements) or prepared", v)
+			}
+			o.Protocol = v
 		case "load_parallel":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
@@ -64,7 +75,7 @@ func parse(params map[string]string) (Options, error) {
 			}
 			o.LoadParallel = n
 		default:
-			return o, fmt.Errorf("unknown parameter %q (valid: load_parallel, schema, subtasks)", k)
+			return o, fmt.Errorf("unknown parameter %q (valid: load_parallel, protocol, schema, subtasks)", k)
 		}
 	}
 	return o, nil

@@ -107,7 +107,7 @@ func TestSchemaVariants(t *testing.T) {
 	if _, err := parse(map[string]string{"schema": "redmine4"}); err == nil || !strings.Contains(err.Error(), "redmine5 or redmine3.3") {
 		t.Errorf("bad schema: %v", err)
 	}
-	if _, err := parse(map[string]string{"subtask": "1"}); err == nil || !strings.Contains(err.Error(), "valid: load_parallel, schema, subtasks") {
+	if _, err := parse(map[string]string{"subtask": "1"}); err == nil || !strings.Contains(err.Error(), "valid: load_parallel, protocol, schema, subtasks") {
 		t.Errorf("unknown parameter: %v", err)
 	}
 }

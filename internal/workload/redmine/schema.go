@@ -271,5 +271,66 @@ func tables(variant string) []dialect.Table {
 			ix("index_watchers_on_watchable_id_and_watchable_type", "watchable_id", "watchable_type"),
 			ix("watchers_user_id_type", "user_id", "watchable_type"),
 		}},
+		// Tables the generated tracker leaves empty, as a Redmine without
+		// custom fields, groups or time tracking does; every request
+		// still reads them (custom fields of the project and tracker, the
+		// user's groups, the spent time shown in lists).
+		{Name: "custom_fields", Columns: []dialect.Column{
+			col("type", "str(30)", true, "''"),
+			col("name", "str(30)", true, "''"),
+			col("field_format", "str(30)", true, "''"),
+			col("possible_values", "text", false, ""),
+			col("regexp", "str(255)", false, "''"),
+			col("min_length", "int", false, ""),
+			col("max_length", "int", false, ""),
+			col("is_required", "bool", true, "FALSE"),
+			col("is_for_all", "bool", true, "FALSE"),
+			col("is_filter", "bool", true, "FALSE"),
+			col("position", "int", false, ""),
+			col("searchable", "bool", false, "FALSE"),
+			col("default_value", "text", false, ""),
+			col("editable", "bool", false, "TRUE"),
+			col("visible", "bool", true, "TRUE"),
+			col("multiple", "bool", false, "FALSE"),
+			col("format_store", "text", false, ""),
+			col("description", "text", false, ""),
+		}, Indexes: []dialect.Index{ix("index_custom_fields_on_id_and_type", "id", "type")}},
+		{Name: "custom_fields_trackers", NoID: true, Columns: []dialect.Column{
+			col("custom_field_id", "int", true, "0"),
+			col("tracker_id", "int", true, "0"),
+		}, Indexes: []dialect.Index{uix("index_custom_fields_trackers_on_custom_field_id_and_tracker_id", "custom_field_id", "tracker_id")}},
+		{Name: "custom_fields_projects", NoID: true, Columns: []dialect.Column{
+			col("custom_field_id", "int", true, "0"),
+			col("project_id", "int", true, "0"),
+		}, Indexes: []dialect.Index{uix("index_custom_fields_projects_on_custom_field_id_and_project_id", "custom_field_id", "project_id")}},
+		{Name: "custom_fields_roles", NoID: true, Columns: []dialect.Column{
+			col("custom_field_id", "int", true, ""),
+			col("role_id", "int", true, ""),
+		}, Indexes: []dialect.Index{uix("custom_fields_roles_ids", "custom_field_id", "role_id")}},
+		{Name: "groups_users", NoID: true, Columns: []dialect.Column{
+			col("group_id", "int", true, ""),
+			col("user_id", "int", true, ""),
+		}, Indexes: []dialect.Index{uix("groups_users_ids", "group_id", "user_id")}},
+		{Name: "time_entries", Columns: []dialect.Column{
+			col("project_id", "int", true, ""),
+			col("author_id", "int", false, ""),
+			col("user_id", "int", true, ""),
+			col("issue_id", "int", false, ""),
+			col("hours", "float", true, ""),
+			col("comments", "str(1024)", false, ""),
+			col("activity_id", "int", true, ""),
+			col("spent_on", "date", true, ""),
+			col("tyear", "int", true, ""),
+			col("tmonth", "int", true, ""),
+			col("tweek", "int", true, ""),
+			col("created_on", "datetime", true, ""),
+			col("updated_on", "datetime", true, ""),
+		}, Indexes: []dialect.Index{
+			ix("time_entries_project_id", "project_id"),
+			ix("time_entries_issue_id", "issue_id"),
+			ix("index_time_entries_on_activity_id", "activity_id"),
+			ix("index_time_entries_on_user_id", "user_id"),
+			ix("index_time_entries_on_created_on", "created_on"),
+		}},
 	}
 }

@@ -2,7 +2,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict 8cmDpXNsc5BJ37wf6CWvfAfvf23DB7JDqgLoy78YxErOI5xpYwcpF33GQRqFoZg
+\restrict O0KPDTOylMb5rkXzEWfwDanSFT62UCj4AoEfNXz3gRjs1NC8UaNXiQEidXyUOiK
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -3162,5 +3162,5 @@ CREATE INDEX wkfs_role_tracker_old_status ON public.workflows USING btree (role_
 -- PostgreSQL database dump complete
 --
 
-\unrestrict 8cmDpXNsc5BJ37wf6CWvfAfvf23DB7JDqgLoy78YxErOI5xpYwcpF33GQRqFoZg
+\unrestrict O0KPDTOylMb5rkXzEWfwDanSFT62UCj4AoEfNXz3gRjs1NC8UaNXiQEidXyUOiK
 
