@@ -80,7 +80,7 @@ type worker struct {
 	committed, pending counts
 	// events that are not rows: optimistic-lock reloads, issues another
 	// user took first, lists shorter than 10, cycles given up
-	stale, taken, noops, shortLists, unfinishedCreates, unfinishedProcess, parentSearches, prefUpdates int64
+	stale, taken, noops, listed, shortLists, unfinishedCreates, unfinishedProcess, parentSearches, prefUpdates int64
 }
 
 // NewWorker readies a client on conn; statements are sent as Rails sends
@@ -147,7 +147,7 @@ func (wk *worker) Counters() map[string]int64 {
 		workload.LogicalBytes: c.logicalBytes, "stale_reloads": wk.stale, "issues_taken_by_others": wk.taken,
 		"short_lists": wk.shortLists, "unfinished_creates": wk.unfinishedCreates,
 		"unfinished_process10": wk.unfinishedProcess, "parent_recalculations": wk.parentSearches,
-		"preference_updates": wk.prefUpdates, "unchanged_updates": wk.noops,
+		"preference_updates": wk.prefUpdates, "unchanged_updates": wk.noops, "issues_listed": wk.listed,
 	}
 }
 
@@ -241,6 +241,7 @@ func (wk *worker) processCycle() *cycle {
 		if err != nil {
 			return err
 		}
+		wk.listed += int64(len(ids))
 		if len(ids) < 10 {
 			wk.shortLists++
 		}
