@@ -4,7 +4,8 @@
 SHELL   := /bin/bash
 BIN     := bin/shootout
 GO      ?= go
-DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs
+DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs \
+            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma
 OUT     ?= results/demo
 PKGS    ?= $(DEB_PKGS)
 # what test-cgroup2 boots: Debian's kernel (cgroup v2) under qemu's TCG
@@ -21,7 +22,12 @@ deps:
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" != 0 ]; then echo "need root to apt-get install:$$missing" >&2; exit 1; fi; \
 	  export DEBIAN_FRONTEND=noninteractive; \
+	  echo 'redmine redmine/dbconfig-install boolean false' | debconf-set-selections; \
 	  apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
+	fi; \
+	if dpkg -s redmine >/dev/null 2>&1 && ! dpkg -s redmine | grep -q '^Status: install ok installed'; then \
+	  echo "finishing redmine's configuration with Debian's bundler (its own lacks Debian's rubygems integration)"; \
+	  BUNDLER_VERSION=2.3.15 dpkg --configure -a; \
 	fi
 
 build:

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/app"
+	"shootout/internal/dialect"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
@@ -125,6 +127,18 @@ func targetsCmd() *cobra.Command {
 				}
 			}
 			fmt.Fprintln(tw, "mysql://…, postgres://…\texternal\ta server you run, on a loopback address; the password is never printed or stored")
+			// the application in the loop (--app redmine), per adapter
+			var missing []string
+			for _, fl := range []dialect.Flavor{dialect.MySQL, dialect.Postgres, dialect.SQLite} {
+				if err := app.RedmineAvailable(fl); err != nil {
+					missing = append(missing, string(fl))
+				}
+			}
+			if len(missing) == 0 {
+				fmt.Fprintln(tw, "--app redmine\tavailable\tDebian's Redmine under puma, against the MariaDB, PostgreSQL and SQLite targets")
+			} else {
+				fmt.Fprintf(tw, "--app redmine\tunavailable\tnot for %s; fix: %s\n", strings.Join(missing, ", "), app.InstallHint)
+			}
 			return tw.Flush()
 		},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/app"
 	"shootout/internal/limits"
 	"shootout/internal/run"
 	_ "shootout/internal/workload/all"
@@ -53,6 +54,9 @@ func main() {
 			// commands that only read results touch none of it
 			for _, line := range limits.Sweep() {
 				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup:", line)
+			}
+			for _, dir := range app.Sweep() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup: removed the Redmine instance", dir, "of a shootout that is gone")
 			}
 		}
 		if cpuProfile == "" {

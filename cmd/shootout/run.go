@@ -26,14 +26,14 @@ import (
 )
 
 type runFlags struct {
-	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, disk, repeat string
-	ops                                                                                                                             int64
-	rate                                                                                                                            float64
-	iops, maxRetries, maxRepeat                                                                                                     int
-	rsd                                                                                                                             float64
-	seed                                                                                                                            int64
-	params                                                                                                                          []string
-	resume, dryRun, allowUnlimited, keepData, quick                                                                                 bool
+	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, disk, repeat, app string
+	ops                                                                                                                                  int64
+	rate                                                                                                                                 float64
+	iops, maxRetries, maxRepeat                                                                                                          int
+	rsd                                                                                                                                  float64
+	seed                                                                                                                                 int64
+	params                                                                                                                               []string
+	resume, dryRun, allowUnlimited, keepData, quick                                                                                      bool
 }
 
 func runCmd() *cobra.Command {
@@ -71,6 +71,7 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.disk, "disk", "", "put the server's data on a modelled device: hdd, ssd, cloud or none, with :key=value,... to change a parameter (docs/disks.md)")
 	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
 	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
+	fl.StringVar(&f.app, "app", "", "comma-separated: none (the clients speak SQL) and/or redmine (Debian's Redmine 5.0.4 under puma in the loop, one worker per client, driven over its REST API)")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
 	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least 3 and at most --max-repeat times")
 	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `percent`, that is steady enough")
@@ -202,6 +203,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("neighbour") {
 		p.Neighbour = splitList(f.neighbour)
+	}
+	if ch("app") {
+		p.App = splitList(f.app)
 	}
 	if ch("repeat") {
 		p.Repeat = strings.TrimSpace(f.repeat)
@@ -442,6 +446,9 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 			stop += fmt.Sprintf(" at %g ops/s", c.Rate)
 		} else {
 			stop += " closed loop"
+		}
+		if c.Conditions.App != "" {
+			stop += ", through " + c.Conditions.App
 		}
 		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-16s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, dryRunDisk(c.Conditions), c.Repeat, stop)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"shootout/internal/app"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/result"
@@ -41,15 +42,17 @@ type Plan struct {
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
 	// MaxRepeat runs.
-	Repeat     string                       `yaml:"repeat"`
-	RSD        *float64                     `yaml:"rsd"`
-	MaxRepeat  int                          `yaml:"max_repeat"`
-	Memory     string                       `yaml:"memory"`
-	IOPS       int                          `yaml:"iops"`
-	BPS        string                       `yaml:"bps"`
-	Disk       string                       `yaml:"disk"`
-	CPUs       string                       `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
-	Neighbour  []string                     `yaml:"neighbour"`
+	Repeat    string   `yaml:"repeat"`
+	RSD       *float64 `yaml:"rsd"`
+	MaxRepeat int      `yaml:"max_repeat"`
+	Memory    string   `yaml:"memory"`
+	IOPS      int      `yaml:"iops"`
+	BPS       string   `yaml:"bps"`
+	Disk      string   `yaml:"disk"`
+	CPUs      string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
+	Neighbour []string `yaml:"neighbour"`
+	// App: none (SQL clients) and/or an application in the loop (redmine)
+	App        []string                     `yaml:"app"`
 	Trim       *float64                     `yaml:"trim"`
 	Interval   string                       `yaml:"interval"`
 	Seed       int64                        `yaml:"seed"`
@@ -157,7 +160,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
-		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -430,6 +433,11 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		}
 	}
 
+	apps, err := p.apps(r)
+	if err != nil {
+		return nil, err
+	}
+
 	for rep := 1; rep <= repeats; rep++ {
 		for _, ds := range p.Datasets {
 			cellMem := mem
@@ -440,22 +448,24 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 				for _, c := range p.Clients {
 					for _, n := range p.Neighbour {
 						for _, t := range r.Targets {
-							cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
-								Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
-								Settings: settingsOf(p.Settings, t)}
-							cond.Build, cond.Transport = target.Build(t)
-							if n != "0" {
-								cond.NeighbourFileBytes = r.NeighbourFileBytes
+							for _, ap := range apps {
+								cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
+									Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
+									Settings: settingsOf(p.Settings, t), App: ap}
+								cond.Build, cond.Transport = target.Build(t)
+								if n != "0" {
+									cond.NeighbourFileBytes = r.NeighbourFileBytes
+								}
+								cell := result.Cell{
+									Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
+									Conditions: cond, Repeat: rep, Ops: p.Ops, Rate: p.Rate,
+								}
+								if r.Duration > 0 {
+									cell.Duration = r.Duration.String()
+								}
+								cell.ID = CellID(cell)
+								r.Cells = append(r.Cells, cell)
 							}
-							cell := result.Cell{
-								Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-								Conditions: cond, Repeat: rep, Ops: p.Ops, Rate: p.Rate,
-							}
-							if r.Duration > 0 {
-								cell.Duration = r.Duration.String()
-							}
-							cell.ID = CellID(cell)
-							r.Cells = append(r.Cells, cell)
 						}
 					}
 				}
@@ -492,6 +502,9 @@ func CellID(c result.Cell) string {
 	if c.Conditions.CPUs != "" {
 		id += "__cpu" + strings.ReplaceAll(c.Conditions.CPUs, ",", "_")
 	}
+	if c.Conditions.App != "" {
+		id += "__app" + c.Conditions.App
+	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))
 		for k := range c.Params {
@@ -527,4 +540,37 @@ func settingsOf(all map[string]map[string]string, t target.Target) map[string]st
 		}
 	}
 	return nil
+}
+
+// apps checks the app axis: none and redmine, redmine only for the redmine
+// workload on targets shootout starts, with Redmine installed; "" is none.
+func (p *Plan) apps(r *Resolved) ([]string, error) {
+	if len(p.App) == 0 {
+		return []string{""}, nil
+	}
+	var out []string
+	for _, a := range p.App {
+		switch a {
+		case "none", "":
+			out = append(out, "")
+		case "redmine":
+			for _, wl := range p.Workloads {
+				if wl != "redmine" {
+					return nil, p.errAt("app", "redmine drives the redmine workload, not %s", wl)
+				}
+			}
+			for _, t := range r.Targets {
+				if !t.Managed() {
+					return nil, p.errAt("app", "redmine needs a target shootout starts, not %s", t.Name())
+				}
+				if err := app.RedmineAvailable(t.Dialect().Flavor); err != nil {
+					return nil, p.errAt("app", "%v", err)
+				}
+			}
+			out = append(out, "redmine")
+		default:
+			return nil, p.errAt("app", "%q is not none or redmine", a)
+		}
+	}
+	return out, nil
 }

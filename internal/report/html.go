@@ -491,7 +491,8 @@ func meanTable(g *group, op string, targets []string, ss []series) *table {
 
 func costTable(g *group, targets []string) *table {
 	t := &table{Head: []string{"target", "clients/load", "n"}}
-	for _, c := range costColumns {
+	cols := columnsFor(g.files)
+	for _, c := range cols {
 		t.Head = append(t.Head, c.name)
 	}
 	for _, tg := range targets {
@@ -506,7 +507,7 @@ func costTable(g *group, targets []string) *table {
 				continue
 			}
 			row := []tcell{txt(tg), txt(l), numCell(fmt.Sprint(n))}
-			for _, c := range costColumns {
+			for _, c := range cols {
 				row = append(row, numCell(columnText(fs, c)))
 			}
 			t.Rows = append(t.Rows, row)

@@ -85,6 +85,26 @@ var costColumns = []costColumn{
 		// embedded SQLite runs in the client: its CPU is the server's column
 		return 1000 * f.Client.CPUSecondsPerOp, perTx(f) && !embedded(f)
 	}},
+	// --app cells: the application server's CPU beside the database's,
+	// the database's share of the two, its statements per HTTP request
+	{"app CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
+		if f.App == nil {
+			return 0, false
+		}
+		return 1000 * f.App.CPUSecondsPerOp, true
+	}},
+	{"db share %", "%.0f", func(f *result.File) (float64, bool) {
+		if f.App == nil || embedded(f) {
+			return 0, false
+		}
+		return 100 * f.App.DBShare, true
+	}},
+	{"stmts/request", "%.1f", func(f *result.File) (float64, bool) {
+		if f.App == nil || f.App.StatementsPerRequest == 0 {
+			return 0, false
+		}
+		return f.App.StatementsPerRequest, true
+	}},
 	{"peak RSS MiB", "%.0f", func(f *result.File) (float64, bool) {
 		return float64(f.Server.PeakRSSBytes) / mib, f.Server.Measured && f.Server.PeakRSSBytes > 0
 	}},
@@ -93,6 +113,26 @@ var costColumns = []costColumn{
 		return float64(f.Space.SettledBytes) / mib, f.Space.SettledBytes > 0
 	}},
 	{"load s", "%.1f", func(f *result.File) (float64, bool) { return f.Load.Seconds, !f.Load.Reused && f.Load.Seconds > 0 }},
+}
+
+// appColumns are the cost columns of --app cells only.
+var appColumns = map[string]bool{"app CPU ms/tx": true, "db share %": true, "stmts/request": true}
+
+// columnsFor is costColumns without the application's columns when no
+// cell went through an application.
+func columnsFor(files []*result.File) []costColumn {
+	for _, f := range files {
+		if f.App != nil {
+			return costColumns
+		}
+	}
+	var out []costColumn
+	for _, c := range costColumns {
+		if !appColumns[c.name] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // columnText is a column's median over repeats, or n/a.

@@ -79,7 +79,8 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		fmt.Fprintf(w, "\n%s: throughput and cost per transaction, each the median over the n repeats that succeeded (%s = not measured)\n", g.title, notMeasured)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"target", "clients/load", "n"}
-		for _, c := range costColumns {
+		cols := columnsFor(g.files)
+		for _, c := range cols {
 			head = append(head, c.name)
 		}
 		fmt.Fprintln(tw, strings.Join(append(head, "version"), "\t")+"\t")
@@ -91,11 +92,11 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				}
 				n := okRepeats(fs)
 				if n == 0 {
-					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, shortStatus(fs[0].Status), strings.Repeat("\t", len(costColumns)))
+					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, shortStatus(fs[0].Status), strings.Repeat("\t", len(cols)))
 					continue
 				}
 				row := []string{t, label, fmt.Sprint(n)}
-				for _, c := range costColumns {
+				for _, c := range cols {
 					row = append(row, columnText(fs, c))
 				}
 				fmt.Fprintln(tw, strings.Join(append(row, versionOf(fs)), "\t")+"\t")

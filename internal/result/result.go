@@ -65,10 +65,20 @@ type Conditions struct {
 	// version line; Transport how the clients reach it.
 	Build     string `json:"build,omitempty"`
 	Transport string `json:"transport,omitempty"`
+	// App is the application the clients went through (--app redmine):
+	// the operation time is then its HTTP time; empty for SQL clients.
+	App string `json:"app,omitempty"`
 }
 
-// Label is the seeds' row label: clients/neighbour, e.g. "4/x2".
-func (c Cell) Label() string { return fmt.Sprintf("%d/%s", c.Clients, c.Conditions.Neighbour) }
+// Label is the seeds' row label: clients/neighbour, e.g. "4/x2", with the
+// application in the loop after it ("4/x2 redmine").
+func (c Cell) Label() string {
+	l := fmt.Sprintf("%d/%s", c.Clients, c.Conditions.Neighbour)
+	if c.Conditions.App != "" {
+		l += " " + c.Conditions.App
+	}
+	return l
+}
 
 // Target is what ran: its name, engine, version and every setting.
 type Target struct {
@@ -78,6 +88,9 @@ type Target struct {
 	Version  string            `json:"version"`
 	Applied  map[string]string `json:"applied,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"`
+	// App is the application server in the loop (--app), with its version
+	// and workers; empty when the clients spoke SQL
+	App string `json:"app,omitempty"`
 }
 
 // Op is one operation's trimmed latency and error count.
@@ -219,6 +232,27 @@ type Invariants struct {
 	OK       bool     `json:"ok"`
 	Checked  []string `json:"checked,omitempty"`
 	Failures []string `json:"failures,omitempty"`
+	// Drift: where the work departed from the workload's definition
+	// (workload.Invariants.Drift).
+	Drift []string `json:"drift,omitempty"`
+}
+
+// App is what the application server in the loop cost per operation,
+// beside the database server's figures in Server: where an operation's
+// time went.
+type App struct {
+	Name            string  `json:"name"`
+	CPUSeconds      float64 `json:"cpu_s"`
+	CPUSecondsPerOp float64 `json:"cpu_s_per_op"`
+	PeakRSSBytes    int64   `json:"peak_rss_bytes"`
+	// DBShare is the database server's CPU over the two servers' CPU
+	DBShare float64 `json:"db_share"`
+	// StatementsPerRequest is what the database counted per HTTP request
+	// (MariaDB's Questions; 0 where the server has no such counter)
+	StatementsPerRequest float64 `json:"statements_per_request,omitempty"`
+	Requests             int64   `json:"http_requests"`
+	Errors4xx            int64   `json:"http_4xx"`
+	Errors5xx            int64   `json:"http_5xx"`
 }
 
 // Statement is one statement's timings over a cell, as its clients saw
@@ -263,6 +297,8 @@ type File struct {
 	Client     Client           `json:"client"`
 	Limits     Limits           `json:"limits"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
+	// App is the application server's share of the work (--app cells)
+	App *App `json:"app,omitempty"`
 	// Statements are the statements that took the most client time, for
 	// workloads that time theirs (slow-query capture), largest first.
 	Statements []Statement `json:"statements,omitempty"`

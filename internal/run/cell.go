@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"shootout/internal/app"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
@@ -43,7 +44,11 @@ type cellRun struct {
 	killedBecause atomic.Value
 	// disk is the modelled device the data lives on (--disk), or nil
 	disk *disk.Disk
-	undo []func()
+	// app is the application server of an --app cell, or nil; appErrors
+	// the exceptions it logged during the run
+	app       *app.Redmine
+	appErrors []string
+	undo      []func()
 }
 
 func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell, f *result.File) (err error) {
@@ -74,7 +79,11 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		go c.watchServer(watched, stop)
 		ctx = watched
 	}
-	if err := r.load(ctx, c.t, c.inst, c.w, c.ds, f); err != nil {
+	if c.cell.Conditions.App != "" {
+		if err := c.loadApp(ctx); err != nil {
+			return err
+		}
+	} else if err := r.load(ctx, c.t, c.inst, c.w, c.ds, f); err != nil {
 		return err
 	}
 	if err := c.settleLoad(ctx); err != nil {
@@ -388,7 +397,11 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	dres := m.driver
 	inv := c.w.Check(checkCtx, db, d, c.ds, m.before, dres.Counters)
 	f := c.f
-	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures}
+	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures, Drift: inv.Drift}
+	if len(c.appErrors) > 0 {
+		f.Invariants.Drift = append(f.Invariants.Drift, "Redmine's log: "+strings.Join(c.appErrors, "; "))
+		inv.Drift = f.Invariants.Drift
+	}
 	f.Counters = dres.Counters
 	for i, st := range dres.Statements {
 		if i == topStatements {
@@ -414,6 +427,9 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	}
 	logf(c.Log, "space: %.1f MB, settled %.1f MB, tables and indexes %.1f MB; invariants: %s",
 		mb(f.Space.Bytes), mb(f.Space.SettledBytes), mb(f.Space.TableBytes), okText(inv))
+	for _, d := range inv.Drift {
+		logf(c.Log, "drift: %s", d)
+	}
 	if c.mortal != nil && (!inv.OK || strings.Contains(f.Space.Note, "failed")) {
 		// a server that died in the checks would pass for a broken
 		// invariant: an error lets failed() name the death

@@ -17,10 +17,12 @@ import (
 // runRedmine runs the redmine workload on the small set for a few seconds
 // with two clients on one target and returns its one result.
 func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
-	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck})
+	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck}, "")
 }
 
-func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runner) *result.File {
+// runRedmineWith runs it with r, through the application apps names (""
+// for SQL clients).
+func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runner, apps string) *result.File {
 	t.Helper()
 	tg, err := target.Lookup(name)
 	if err != nil {
@@ -30,6 +32,9 @@ func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runn
 	out := testenv.WorkDir(t)
 	p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"redmine"}, Datasets: []string{"small"},
 		Clients: []int{2}, Duration: "3s", Interval: "0s", Params: params}
+	if apps != "" {
+		p.App, p.Duration = []string{apps}, "10s"
+	}
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -56,17 +61,7 @@ func TestRedmineOnEveryServer(t *testing.T) {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			f := runRedmine(t, name, nil, nil)
-			if !f.OK() {
-				t.Fatalf("cell failed: %s", f.Status)
-			}
-			for _, op := range []string{"create", "process10"} {
-				if f.Ops[op].Count == 0 || f.Ops[op].MeanMs <= 0 {
-					t.Errorf("operation %s: %+v", op, f.Ops[op])
-				}
-			}
-			if !f.Invariants.OK || len(f.Invariants.Checked) < 8 {
-				t.Errorf("invariants: %+v", f.Invariants)
-			}
+			checkRedmineCell(t, f)
 			c := f.Counters
 			if c["issues_created"] == 0 || c["comments"] != 10*c["issues_created"]-missingComments(f) || c["issues_resolved"] == 0 {
 				t.Errorf("counters: %v", c)
@@ -75,6 +70,23 @@ func TestRedmineOnEveryServer(t *testing.T) {
 				t.Errorf("statements %d, table bytes %d", len(f.Statements), f.Space.TableBytes)
 			}
 		})
+	}
+}
+
+// checkRedmineCell asserts that both cycles ran, were timed, and left the
+// database as the committed work says.
+func checkRedmineCell(t *testing.T, f *result.File) {
+	t.Helper()
+	if !f.OK() {
+		t.Fatalf("cell failed: %s", f.Status)
+	}
+	for _, op := range []string{"create", "process10"} {
+		if f.Ops[op].Count == 0 || f.Ops[op].MeanMs <= 0 {
+			t.Errorf("operation %s: %+v", op, f.Ops[op])
+		}
+	}
+	if !f.Invariants.OK || len(f.Invariants.Checked) < 8 {
+		t.Errorf("invariants: %+v", f.Invariants)
 	}
 }
 
@@ -144,7 +156,7 @@ func TestRedmineLostConnectionAbandonsTheCycle(t *testing.T) {
 			}
 		}
 		killed <- n
-	}})
+	}}, "")
 	if n := <-killed; n < 2 {
 		t.Fatalf("killed %d client sessions, want both", n)
 	}

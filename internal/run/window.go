@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,6 +32,13 @@ func (c *cellRun) driverConfig() driver.Config {
 }
 
 func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {
+	if c.app != nil {
+		aw, err := c.appWorkload()
+		if err != nil {
+			return nil, err
+		}
+		return aw.NewAppWorker(c.app.URL, c.ds, client)
+	}
 	conn, err := c.inst.DB().Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -73,12 +81,26 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
+	var appSampler *metrics.Sampler
+	questionsBefore := int64(-1)
+	if c.app != nil {
+		appSampler = metrics.Start(c.app.PIDs(), time.Second)
+		questionsBefore = questions(ctx, db, d)
+	}
 	runStart := time.Now()
 	if c.duringRun != nil {
 		go c.duringRun(ctx, db)
 	}
 	// the cell's context ends the moment the server dies (watchServer)
 	dres, runErr := driver.Run(ctx, cfg, c.connect)
+	if c.app != nil {
+		if errs := c.app.LogErrors(); len(errs) > 0 {
+			if runErr != nil {
+				runErr = fmt.Errorf("%w; Redmine's log: %s", runErr, strings.Join(errs, "; "))
+			}
+			c.appErrors = errs
+		}
+	}
 	runSecs := time.Since(runStart).Seconds()
 	// what the window dirtied is written before anything is counted, for
 	// every engine alike: otherwise an engine that defers its writes
@@ -88,6 +110,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	wbNote, wbErr := c.inst.WriteBack(ctx)
 	wbSecs := time.Since(wbStart).Seconds()
 	usage := sampler.Stop()
+	if appSampler != nil && dres != nil {
+		c.fillApp(appSampler.Stop(), usage, dres.Events, dres.Counters, questionsBefore, questions(ctx, db, d))
+	}
 	windowSecs := time.Since(runStart).Seconds()
 	disk.stop() // before the neighbour stops: its IO is taken out by rate
 	nb.stop()

@@ -256,6 +256,7 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE sbtest"); err != nil {
 		return err
 	}
+	in.conn = ConnInfo{Host: "127.0.0.1", Port: port, User: "shootout", Password: pw, Database: "sbtest"}
 	in.db, err = sql.Open("pgx", dsn("sbtest"))
 	if err != nil {
 		return err

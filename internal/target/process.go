@@ -76,7 +76,10 @@ type managed struct {
 	proc         *process
 	db           *sql.DB
 	applied      map[string]string
+	conn         ConnInfo
 }
+
+func (m *managed) ConnInfo() ConnInfo { return m.conn }
 
 func (m *managed) DB() *sql.DB                { return m.db }
 func (m *managed) PIDs() []int                { return []int{m.proc.pid()} }

@@ -89,8 +89,11 @@ func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	return in, nil
 }
 
-func (in *sqliteInstance) Dialect() dialect.Dialect   { return dialect.Dialect{Flavor: dialect.SQLite} }
-func (in *sqliteInstance) DB() *sql.DB                { return in.db }
+func (in *sqliteInstance) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.SQLite} }
+func (in *sqliteInstance) DB() *sql.DB              { return in.db }
+func (in *sqliteInstance) ConnInfo() ConnInfo {
+	return ConnInfo{Path: filepath.Join(in.dir, "shootout.db")}
+}
 func (in *sqliteInstance) PIDs() []int                { return []int{os.Getpid()} }
 func (in *sqliteInstance) DataDir() string            { return in.dir }
 func (in *sqliteInstance) Applied() map[string]string { return in.applied }

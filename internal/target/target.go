@@ -35,6 +35,23 @@ type Target interface {
 	Start(ctx context.Context, opt StartOptions) (Instance, error)
 }
 
+// ConnInfo is how another program — an application server in the loop —
+// reaches an instance's benchmark database. Password is a secret: it goes
+// to that program's private configuration and nowhere else.
+type ConnInfo struct {
+	Host     string
+	Port     int
+	User     string
+	Password string
+	Database string
+	Path     string // SQLite: the database file
+}
+
+// Connectable is an instance that can say how to reach it.
+type Connectable interface {
+	ConnInfo() ConnInfo
+}
+
 // StartOptions are what a cell asks of a server.
 type StartOptions struct {
 	WorkDir string // the target makes its own directory under it

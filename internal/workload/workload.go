@@ -75,6 +75,11 @@ type Invariants struct {
 	OK       bool     `json:"ok"`
 	Checked  []string `json:"checked"`
 	Failures []string `json:"failures"`
+	// Drift says where the run's work departed from the workload's
+	// definition without breaking an invariant (lists shorter than asked,
+	// updates that found nothing to change), which makes cells do
+	// different work per operation.
+	Drift []string `json:"drift,omitempty"`
 }
 
 // Workload is one registered workload, configured with its parameters.
@@ -142,6 +147,23 @@ func New(name string, params map[string]string) (Workload, error) {
 		return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(Names(), ", "))
 	}
 	return e.factory(params)
+}
+
+// AppWorkload is a workload that can also run through a real application
+// server (--app): the application's own migrations make the tables, the
+// workload's loader fills them, and its clients speak the application's
+// HTTP API instead of SQL.
+type AppWorkload interface {
+	// App names the application it drives (the --app value).
+	App() string
+	// AppPrepare runs after the application's migrations, before Load:
+	// it empties the tables the migrations filled that Load fills too.
+	AppPrepare(d dialect.Dialect, ds Dataset) []string
+	// AppPostLoad runs after Load (sequences moved past the loaded ids;
+	// the migrations made the indexes).
+	AppPostLoad(d dialect.Dialect, ds Dataset) []string
+	// NewAppWorker is one client of the application served at base.
+	NewAppWorker(base string, ds Dataset, client int) (Worker, error)
 }
 
 // ErrorPolicy is a Worker that decides itself which failed operations run

@@ -57,6 +57,11 @@ var epoch = time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
 // history is how long the generated tracker has been in use.
 const history = 2 * 365 * 24 * time.Hour
 
+// sqlDate is a DATE column's value as every server and Rails read it: a
+// time would reach SQLite as a timestamp text, which Redmine refuses as a
+// start date.
+func sqlDate(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
 // issueRow is the part of an issue decided in one sequential pass (projects,
 // people, status, parent and nested set); text is drawn later per batch.
 type issueRow struct {
@@ -77,6 +82,7 @@ type world struct {
 	lft, rgt  []int
 	issues    []issueRow // issues[i] is issue id i+1
 	roots     [][]int    // per project, the ids of issues without a parent
+	openRoots [][]int    // per project, those of them that are open
 	subtasks  float64
 	pool      textPool
 	tokenSalt uint64
@@ -220,6 +226,24 @@ func (w *world) makeIssues(rng *rand.Rand) {
 		w.issues[i] = is
 	}
 	w.roots = roots
+	// Redmine lets no issue stay open under a closed parent (it cannot be
+	// closed with open subtasks, and a subtask of a closed one may only
+	// move to a closed status): a drawn state that breaks the rule is
+	// closed, and new subtasks go under open roots only
+	w.openRoots = make([][]int, len(roots))
+	for p, rs := range roots {
+		for _, id := range rs {
+			if !isClosed(w.issues[id-1].status) {
+				w.openRoots[p] = append(w.openRoots[p], id)
+			}
+		}
+	}
+	for i := range w.issues {
+		is := &w.issues[i]
+		if is.parent != 0 && isClosed(w.issues[is.parent-1].status) && !isClosed(is.status) {
+			is.status, is.doneRatio = statusClosed, 100
+		}
+	}
 	// one level of subtasks: a root spans 1 .. 2*children+2, its children
 	// take 2,3 then 4,5 ... in id order
 	for i := range w.issues {
@@ -377,7 +401,7 @@ func (w *world) issueBatch(pool textPool, first, last int) workload.Batch {
 		updated := w.commentTime(id, commentsPerIssue-1)
 		var due, assignee, estimated, parent, closed any
 		if is.due {
-			due = created.AddDate(0, 0, 14).Truncate(24 * time.Hour)
+			due = sqlDate(created.AddDate(0, 0, 14))
 		}
 		if is.assignee != 0 {
 			assignee = is.assignee
@@ -392,7 +416,7 @@ func (w *world) issueBatch(pool textPool, first, last int) workload.Batch {
 			closed = updated
 		}
 		b.Rows = append(b.Rows, []any{id, is.tracker, is.project, pool.cut(rng, subjectLen(rng)), pool.cut(rng, descriptionLen(rng)), due,
-			is.status, assignee, is.priority, is.author, commentsPerIssue, created, updated, created.Truncate(24 * time.Hour),
+			is.status, assignee, is.priority, is.author, commentsPerIssue, created, updated, sqlDate(created),
 			is.doneRatio, estimated, parent, is.root, is.lft, is.rgt, false, closed})
 	}
 	return b

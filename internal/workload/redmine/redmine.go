@@ -86,6 +86,19 @@ type Workload struct {
 	opt    Options
 	mu     sync.Mutex
 	worlds map[string]*world
+	// pool is the cell in progress' supply of New issues (Before makes it)
+	pool *newIssues
+	// firstHTTPError is the cell's first error answer from Redmine (--app)
+	firstHTTPError string
+}
+
+// noteHTTPError keeps the cell's first error answer for its drift notes.
+func (w *Workload) noteHTTPError(e string) {
+	w.mu.Lock()
+	if w.firstHTTPError == "" {
+		w.firstHTTPError = e
+	}
+	w.mu.Unlock()
 }
 
 func (w *Workload) Name() string { return "redmine" }
@@ -133,6 +146,32 @@ func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
 			panic(err) // the table list is fixed: a bad type is a bug here
 		}
 		out = append(out, ddl)
+	}
+	return out
+}
+
+// App is the application --app redmine runs: Debian's Redmine 5.0.4.
+func (w *Workload) App() string { return "redmine" }
+
+// AppPrepare empties what Redmine's migrations put in the tables the
+// load fills (the built-in roles and groups, the default settings), so
+// the loaded rows keep the ids the workload draws from.
+func (w *Workload) AppPrepare(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, t := range tables("redmine5") {
+		out = append(out, "DELETE FROM "+t.Name)
+	}
+	return out
+}
+
+// AppPostLoad moves PostgreSQL's sequences past the loaded ids; Redmine's
+// migrations made the indexes.
+func (w *Workload) AppPostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, t := range tables("redmine5") {
+		if !t.NoID {
+			out = append(out, d.ResetSequence(t.Name)...)
+		}
 	}
 	return out
 }
@@ -201,6 +240,13 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 		}
 		st[t], st["max_"+t] = n.Int64, top.Int64
 	}
+	pool, err := readNewIssues(ctx, db, d.Bind)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	w.pool, w.firstHTTPError = pool, ""
+	w.mu.Unlock()
 	return st, nil
 }
 
@@ -267,7 +313,33 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 		}
 	}
 	w.checkChanges(ctx, db, d, before, counters, failf, checked)
+	inv.Drift = drift(counters)
+	if n := counters["http_4xx"] + counters["http_5xx"]; n > 0 {
+		w.mu.Lock()
+		first := w.firstHTTPError
+		w.mu.Unlock()
+		inv.Drift = append(inv.Drift, fmt.Sprintf("Redmine answered %d of %d requests with an error (%d 4xx, %d 5xx), each sent again; the first: %s",
+			n, counters["http_requests"], counters["http_4xx"], counters["http_5xx"], first))
+	}
 	return inv
+}
+
+// drift says how far the run's cycles departed from the seed's: process10
+// lists shorter than ten (the set ran out of New issues for its users),
+// updates that found the issue already moved on or unchanged.
+func drift(c map[string]int64) []string {
+	var out []string
+	if lists := c["process10_lists"]; lists > 0 && c["short_lists"] > 0 {
+		out = append(out, fmt.Sprintf("process10 moved %.1f issues per cycle, not %d: %d of %d lists were shorter (the users' New issues ran out; creates feed about one per cycle), so targets that ran more cycles did less work per cycle",
+			float64(c["issues_listed"])/float64(lists), listLength, c["short_lists"], lists))
+	}
+	if n := c["issues_taken_by_others"]; n > 0 {
+		out = append(out, fmt.Sprintf("%d issue updates were skipped: another client had moved the issue on since the list was read", n))
+	}
+	if n := c["unchanged_updates"]; n > 0 {
+		out = append(out, fmt.Sprintf("%d issue updates found nothing to change and wrote nothing", n))
+	}
+	return out
 }
 
 // change is one journal detail of the run.

@@ -64,6 +64,9 @@ func TestNestedSetsAreConsistent(t *testing.T) {
 			if is.root != is.parent || !(par.lft < is.lft && is.rgt < par.rgt) || is.project != par.project {
 				t.Fatalf("issue %d is not inside its parent %d: %+v in %+v", i+1, is.parent, is, par)
 			}
+			if isClosed(par.status) && !isClosed(is.status) {
+				t.Fatalf("issue %d is open under its closed parent %d, which Redmine does not allow", i+1, is.parent)
+			}
 		}
 	}
 	for id, n := range children {

@@ -267,7 +267,7 @@ func (wk *worker) postIssue(ctx context.Context, author, project, assignee, pare
 		return 0, nil, err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	day := now.Truncate(24 * time.Hour)
+	day := sqlDate(now)
 	var id int64
 	if parent == 0 {
 		id, err = wk.ins(ctx, "issues.insert", `INSERT INTO issues (tracker_id, project_id, subject, description, status_id, assigned_to_id, priority_id,
@@ -382,7 +382,7 @@ func (wk *worker) nestedSetOf(ctx context.Context, id any) ([]any, bool, error) 
 // as Redmine's IssueNestedSet does: lock the parent's whole tree, read the
 // parent and the right edge of its children again under the lock, open a
 // gap, insert the issue into it.
-func (wk *worker) insertSubtask(ctx context.Context, par issue, project, tracker int, subject, description string, assignee, author int, now, day time.Time) (int64, error) {
+func (wk *worker) insertSubtask(ctx context.Context, par issue, project, tracker int, subject, description string, assignee, author int, now time.Time, day string) (int64, error) {
 	lock := "SELECT issues.id FROM issues WHERE (root_id IN (SELECT root_id FROM issues WHERE id IN (?))) ORDER BY issues.id ASC" + wk.d.ForUpdate()
 	if _, err := wk.q(ctx, "issues.lock_tree", lock, par.id); err != nil {
 		return 0, err

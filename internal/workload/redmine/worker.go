@@ -53,6 +53,82 @@ type cycle struct {
 	next  int
 	// create: the new issue, once its request committed
 	issue int64
+	// process10: the user, whose New issues the pool lent the cycle
+	user int
+}
+
+// cycles is what both clients, SQL and HTTP, keep of the work cycles:
+// the one in progress, which comes next, the pool that lends process10 its
+// user, and what the cycles did and left undone.
+type cycles struct {
+	nextKind int
+	op       *cycle
+	out      workload.Outcome
+	pool     *newIssues // nil: process10 picks users at random
+
+	lists, listed, shortLists            int64
+	unfinishedCreates, unfinishedProcess int64
+}
+
+// do runs the cycle in progress, or a new one, to its end; a step that
+// fails is run again from its start on the next call.
+func (cs *cycles) do(ctx context.Context, newCycle func() *cycle) (workload.Outcome, error) {
+	if cs.op == nil {
+		cs.op = newCycle()
+		// the outcome spans every attempt of the cycle: a request run
+		// again after a deadlock sent its statements twice, and the
+		// server did that work twice
+		cs.out = workload.Outcome{Op: cs.op.kind}
+	}
+	for cs.op.next < len(cs.op.steps) {
+		if err := cs.op.steps[cs.op.next](ctx); err != nil {
+			return cs.out, err
+		}
+		cs.op.next++
+	}
+	cs.endCycle()
+	return cs.out, nil
+}
+
+// Abandon gives up the cycle in progress; Check allows for what it left.
+func (cs *cycles) Abandon() {
+	if cs.op == nil {
+		return
+	}
+	switch {
+	case cs.op.kind == opCreate && cs.op.issue != 0:
+		cs.unfinishedCreates++
+	case cs.op.kind == opProcess10:
+		cs.unfinishedProcess++
+	}
+	cs.endCycle()
+}
+
+func (cs *cycles) endCycle() {
+	if cs.op.kind == opProcess10 && cs.op.user != 0 && cs.pool != nil {
+		cs.pool.release(cs.op.user)
+	}
+	cs.op = nil
+}
+
+// nextUser is process10's user: from the pool, else drawn from the set.
+func (cs *cycles) nextUser(c *cycle, rng *rand.Rand, users int) int {
+	if cs.pool != nil {
+		if u, ok := cs.pool.take(rng, users); ok {
+			c.user = u
+			return u
+		}
+	}
+	return userID(rng.IntN(users))
+}
+
+// listed records a process10 list of n issues.
+func (cs *cycles) listedIssues(n int) {
+	cs.lists++
+	cs.listed += int64(n)
+	if n < listLength {
+		cs.shortLists++
+	}
 }
 
 type worker struct {
@@ -72,15 +148,12 @@ type worker struct {
 	// trace, when set, sees every statement sent (the capture test)
 	trace func(name, text string)
 	inTx  bool
-
-	nextKind int
-	op       *cycle
-	out      workload.Outcome
+	cycles
 
 	committed, pending counts
 	// events that are not rows: optimistic-lock reloads, issues another
 	// user took first, lists shorter than 10, cycles given up
-	stale, taken, noops, listed, shortLists, unfinishedCreates, unfinishedProcess, parentSearches, prefUpdates int64
+	stale, taken, noops, parentSearches, prefUpdates int64
 }
 
 // NewWorker readies a client on conn; statements are sent as Rails sends
@@ -91,30 +164,20 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 		return nil, err
 	}
 	seed := uint64(time.Now().UnixNano()) ^ uint64(client)<<32
-	return w.newWorker(conn, d, wd, rand.New(rand.NewPCG(seed, uint64(ds.Seed))), client), nil
+	wk := w.newWorker(conn, d, wd, rand.New(rand.NewPCG(seed, uint64(ds.Seed))), client)
+	w.mu.Lock()
+	wk.pool = w.pool
+	w.mu.Unlock()
+	return wk, nil
 }
 
 func (w *Workload) newWorker(conn *sql.Conn, d dialect.Dialect, wd *world, rng *rand.Rand, client int) *worker {
-	return &worker{w: w, wd: wd, d: d, conn: conn, rng: rng, nextKind: client % 2,
+	return &worker{w: w, wd: wd, d: d, conn: conn, rng: rng, cycles: cycles{nextKind: client % 2},
 		stats: map[string]*stmt{}, bound: map[string]string{}, cache: map[string][][]any{}}
 }
 
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
-	if wk.op == nil {
-		wk.op = wk.newCycle()
-		// the outcome spans every attempt of the cycle: a request run
-		// again after a deadlock sent its statements twice, and the
-		// server did that work twice
-		wk.out = workload.Outcome{Op: wk.op.kind}
-	}
-	for wk.op.next < len(wk.op.steps) {
-		if err := wk.op.steps[wk.op.next](ctx); err != nil {
-			return wk.out, err
-		}
-		wk.op.next++
-	}
-	wk.op = nil
-	return wk.out, nil
+	return wk.cycles.do(ctx, wk.newCycle)
 }
 
 func (wk *worker) Abort(ctx context.Context) {
@@ -125,20 +188,6 @@ func (wk *worker) Abort(ctx context.Context) {
 	wk.pending = counts{}
 }
 
-// Abandon gives up the cycle in progress; Check allows for what it left.
-func (wk *worker) Abandon() {
-	if wk.op == nil {
-		return
-	}
-	switch {
-	case wk.op.kind == opCreate && wk.op.issue != 0:
-		wk.unfinishedCreates++
-	case wk.op.kind == opProcess10:
-		wk.unfinishedProcess++
-	}
-	wk.op = nil
-}
-
 func (wk *worker) Counters() map[string]int64 {
 	c := wk.committed
 	return map[string]int64{
@@ -147,7 +196,7 @@ func (wk *worker) Counters() map[string]int64 {
 		workload.LogicalBytes: c.logicalBytes, "stale_reloads": wk.stale, "issues_taken_by_others": wk.taken,
 		"short_lists": wk.shortLists, "unfinished_creates": wk.unfinishedCreates,
 		"unfinished_process10": wk.unfinishedProcess, "parent_recalculations": wk.parentSearches,
-		"preference_updates": wk.prefUpdates, "unchanged_updates": wk.noops, "issues_listed": wk.listed,
+		"preference_updates": wk.prefUpdates, "unchanged_updates": wk.noops, "issues_listed": wk.listed, "process10_lists": wk.lists,
 	}
 }
 
@@ -198,25 +247,33 @@ func (wk *worker) twoPhase(main func(context.Context) (func(context.Context) err
 	}
 }
 
+// drawCreate draws a create cycle: a project p (0-based), its members ms,
+// the author (ms[a]) and another member to assign, now and then an open
+// recent root to be the parent, the texts.
+func (wd *world) drawCreate(rng *rand.Rand) (p int, ms []int, a, author, assignee, parent int, subject, description string) {
+	p = rng.IntN(len(wd.members))
+	ms = wd.members[p]
+	a = rng.IntN(len(ms))
+	author, assignee = ms[a], ms[(a+1+rng.IntN(len(ms)-1))%len(ms)]
+	if rs := wd.openRoots[p]; len(rs) > 0 && rng.Float64() < wd.subtasks {
+		parent = rs[len(rs)-1-rng.IntN(min(len(rs), 50))]
+	}
+	return p, ms, a, author, assignee, parent, wd.pool.cut(rng, subjectLen(rng)), wd.pool.cut(rng, descriptionLen(rng))
+}
+
 // createCycle: a member of a random project creates an issue assigned to
 // another member (sometimes a subtask of a recent issue), then ten other
 // members comment on it, one request each.
 func (wk *worker) createCycle() *cycle {
 	c := &cycle{kind: opCreate}
-	p := wk.rng.IntN(len(wk.wd.members))
-	ms := wk.wd.members[p]
-	a := wk.rng.IntN(len(ms))
-	author, assignee := ms[a], ms[(a+1+wk.rng.IntN(len(ms)-1))%len(ms)]
-	parent := 0
-	if rs := wk.wd.roots[p]; len(rs) > 0 && wk.rng.Float64() < wk.wd.subtasks {
-		parent = rs[len(rs)-1-wk.rng.IntN(min(len(rs), 50))]
-	}
-	subject := wk.wd.pool.cut(wk.rng, subjectLen(wk.rng))
-	description := wk.wd.pool.cut(wk.rng, descriptionLen(wk.rng))
+	p, ms, a, author, assignee, parent, subject, description := wk.wd.drawCreate(wk.rng)
 	c.steps = append(c.steps, wk.twoPhase(func(ctx context.Context) (func(context.Context) error, error) {
 		id, after, err := wk.createIssue(ctx, author, p+1, assignee, parent, subject, description)
 		if err == nil {
 			c.issue = id // an id from a rolled-back attempt names no issue
+			if wk.pool != nil {
+				wk.pool.assigned(assignee)
+			}
 		}
 		return after, err
 	}))
@@ -235,16 +292,13 @@ func (wk *worker) createCycle() *cycle {
 // its author.
 func (wk *worker) processCycle() *cycle {
 	c := &cycle{kind: opProcess10}
-	user := userID(wk.rng.IntN(wk.wd.shape.users))
+	user := wk.nextUser(c, wk.rng, wk.wd.shape.users)
 	c.steps = append(c.steps, func(ctx context.Context) error {
 		ids, err := wk.listAssigned(ctx, user)
 		if err != nil {
 			return err
 		}
-		wk.listed += int64(len(ids))
-		if len(ids) < 10 {
-			wk.shortLists++
-		}
+		wk.listedIssues(len(ids))
 		for _, id := range ids {
 			id := id
 			c.steps = append(c.steps, wk.twoPhase(func(ctx context.Context) (func(context.Context) error, error) {

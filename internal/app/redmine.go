@@ -1,0 +1,356 @@
+// Package app runs a real application server in the loop: Debian's
+// Redmine 5.0.4 under puma, against a target shootout started, so a cell
+// can time what the seeds timed — the HTTP request, Ruby included — beside
+// the SQL-level run of the same work.
+package app
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/target"
+)
+
+const (
+	redmineRoot = "/usr/share/redmine"
+	// instancesDir is Debian's multi-tenancy directory: Redmine reads an
+	// instance's config, logs and files from instancesDir/REDMINE_INSTANCE
+	instancesDir = "/var/lib/redmine"
+	// InstancePrefix names the instances shootout makes, so a sweep finds
+	// the ones a killed run left behind and nothing else
+	InstancePrefix = "shootout-"
+)
+
+// InstallHint is what `shootout targets` prints when Redmine is missing.
+const InstallHint = "echo 'redmine redmine/dbconfig-install boolean false' | debconf-set-selections && " +
+	"apt-get install -y --no-install-recommends redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma"
+
+// adapterPackage is the Debian package of Rails' adapter per flavor.
+var adapterPackage = map[dialect.Flavor]string{dialect.MySQL: "ruby-mysql2", dialect.Postgres: "ruby-pg", dialect.SQLite: "ruby-sqlite3"}
+
+// RedmineAvailable says why Redmine cannot run against flavor here, with
+// the install line, or nil.
+func RedmineAvailable(flavor dialect.Flavor) error {
+	var missing []string
+	for _, p := range []string{"redmine", "puma", adapterPackage[flavor]} {
+		out, err := exec.Command("dpkg-query", "-W", "-f=${Status}", p).Output()
+		if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "installed") {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("Redmine in the loop needs %s; fix: %s", strings.Join(missing, ", "), InstallHint)
+	}
+	return nil
+}
+
+// RedmineOptions are what a cell asks of its Redmine.
+type RedmineOptions struct {
+	WorkDir string // a private directory for the Gemfile and puma's log
+	// Workers is puma's worker processes: the seed's "parallel Redmine
+	// processes", each serving one request at a time, as Passenger did
+	Workers int
+	Flavor  dialect.Flavor
+	Engine  string // MySQL: the storage engine Redmine's tables must use
+	Conn    target.ConnInfo
+	Wrap    func(*exec.Cmd) error // into the cell's cgroups
+	Log     io.Writer
+}
+
+// Redmine is one private Redmine instance and its puma server.
+type Redmine struct {
+	opt      RedmineOptions
+	instance string // REDMINE_INSTANCE
+	dir      string // instancesDir/instance
+	env      []string
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	URL      string
+	Version  string
+}
+
+// NewRedmine makes the instance: its directory under /var/lib/redmine
+// (database.yml readable by root only: it holds the target's password),
+// a private Gemfile that adds puma to Redmine's.
+func NewRedmine(opt RedmineOptions) (_ *Redmine, err error) {
+	if err := RedmineAvailable(opt.Flavor); err != nil {
+		return nil, err
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	r := &Redmine{opt: opt, instance: InstancePrefix + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])}
+	r.dir = filepath.Join(instancesDir, r.instance)
+	defer func() {
+		if err != nil {
+			os.RemoveAll(r.dir)
+		}
+	}()
+	for _, d := range []string{"config", "log", "tmp/cache", "files", "public"} {
+		if err := os.MkdirAll(filepath.Join(r.dir, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	yml, err := databaseYAML(opt.Flavor, opt.Conn)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "config", "database.yml"), []byte(yml), 0o600); err != nil {
+		return nil, err
+	}
+	var secret [48]byte
+	rand.Read(secret[:])
+	if err := os.WriteFile(filepath.Join(r.dir, "config", "secret_key.txt"), []byte(hex.EncodeToString(secret[:])), 0o600); err != nil {
+		return nil, err
+	}
+	gemfile := filepath.Join(opt.WorkDir, "Gemfile")
+	if err := os.WriteFile(gemfile, []byte("eval_gemfile '"+redmineRoot+"/Gemfile'\ngem 'puma'\n"), 0o644); err != nil {
+		return nil, err
+	}
+	r.env = append(os.Environ(), "BUNDLE_GEMFILE="+gemfile, "REDMINE_INSTANCE="+r.instance, "RAILS_ENV=production")
+	return r, nil
+}
+
+func databaseYAML(flavor dialect.Flavor, c target.ConnInfo) (string, error) {
+	q := strconv.Quote
+	switch flavor {
+	case dialect.MySQL:
+		return fmt.Sprintf("production:\n  adapter: mysql2\n  host: %s\n  port: %d\n  username: %s\n  password: %s\n  database: %s\n  encoding: utf8mb4\n  pool: 64\n",
+			q(c.Host), c.Port, q(c.User), q(c.Password), q(c.Database)), nil
+	case dialect.Postgres:
+		return fmt.Sprintf("production:\n  adapter: postgresql\n  host: %s\n  port: %d\n  username: %s\n  password: %s\n  database: %s\n  encoding: utf8\n  pool: 64\n",
+			q(c.Host), c.Port, q(c.User), q(c.Password), q(c.Database)), nil
+	case dialect.SQLite:
+		return fmt.Sprintf("production:\n  adapter: sqlite3\n  database: %s\n  timeout: 10000\n  pool: 64\n", q(c.Path)), nil
+	}
+	return "", fmt.Errorf("Redmine cannot run against a %s target", flavor)
+}
+
+// rake runs a Rails task in the instance, its output in the work
+// directory; an error names the task and ends with the output's last lines.
+func (r *Redmine) rake(ctx context.Context, args ...string) error {
+	logPath := filepath.Join(r.opt.WorkDir, "rake.log")
+	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	cmd := exec.CommandContext(ctx, "bundle", append([]string{"exec", "rake"}, args...)...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, lastLines(logPath, 6))
+	}
+	return nil
+}
+
+// Migrate makes Redmine's schema in the target's database with Redmine's
+// own migrations (without its default data: the dataset brings it).
+func (r *Redmine) Migrate(ctx context.Context) error {
+	return r.rake(ctx, "db:migrate")
+}
+
+// Start serves the instance with puma on a free loopback port and waits
+// until it answers.
+func (r *Redmine) Start(ctx context.Context) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	workers := max(r.opt.Workers, 1)
+	logPath := filepath.Join(r.opt.WorkDir, "puma.log")
+	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	cmd := exec.Command("bundle", "exec", "puma", "-b", fmt.Sprintf("tcp://127.0.0.1:%d", port),
+		"-w", strconv.Itoa(workers), "-t", "1:1", "-e", "production", "config.ru")
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
+	// its own process group: Ctrl-C in the terminal reaches shootout, which
+	// stops puma itself
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.opt.Wrap != nil {
+		if err := r.opt.Wrap(cmd); err != nil {
+			return err
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start puma: %w", err)
+	}
+	r.cmd, r.exited = cmd, make(chan struct{})
+	go func() { cmd.Wait(); close(r.exited) }()
+	r.URL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	deadline := time.Now().Add(3 * time.Minute)
+	client := &http.Client{Timeout: 5 * time.Second}
+	for {
+		resp, err := client.Get(r.URL + "/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				break
+			}
+		}
+		select {
+		case <-r.exited:
+			return fmt.Errorf("puma exited while starting: %s", lastLines(logPath, 8))
+		case <-ctx.Done():
+			r.Stop()
+			return ctx.Err()
+		case <-time.After(300 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			r.Stop()
+			return fmt.Errorf("Redmine did not answer on %s within 3 minutes: %s", r.URL, lastLines(logPath, 8))
+		}
+	}
+	if v, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "redmine").Output(); err == nil {
+		r.Version = "redmine " + strings.TrimSpace(string(v)) + ", puma " + strconv.Itoa(workers) + " workers"
+	}
+	return nil
+}
+
+// LogErrors are the exceptions Redmine logged (its production.log), each
+// with how often: what a 500 answer's body does not say.
+func (r *Redmine) LogErrors() []string {
+	f, err := os.Open(filepath.Join(r.dir, "log", "production.log"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	counts := map[string]int{}
+	var order []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		// Rails logs an exception as "Class (message):" after the request
+		if i := strings.Index(line, "] "); i >= 0 {
+			line = line[i+2:]
+		}
+		if !strings.HasSuffix(line, "):") || !strings.Contains(line, " (") {
+			continue
+		}
+		if counts[line] == 0 {
+			order = append(order, line)
+		}
+		counts[line]++
+	}
+	out := make([]string, len(order))
+	for i, l := range order {
+		out[i] = fmt.Sprintf("%d× %s", counts[l], strings.TrimSuffix(l, ":"))
+	}
+	return out
+}
+
+// Dir is the instance's directory (it holds the target's password).
+func (r *Redmine) Dir() string { return r.dir }
+
+// PIDs are puma's master and its workers, for the cell's CPU and memory
+// figures.
+func (r *Redmine) PIDs() []int {
+	if r.cmd == nil || r.cmd.Process == nil {
+		return nil
+	}
+	pids := []int{r.cmd.Process.Pid}
+	for i := 0; i < len(pids); i++ {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pids[i], pids[i]))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, n)
+			}
+		}
+	}
+	return pids
+}
+
+// Stop ends puma (SIGTERM to the master, which stops its workers; SIGKILL
+// to what is left of them after 30 s) and removes the instance.
+func (r *Redmine) Stop() error {
+	var err error
+	if r.cmd != nil && r.cmd.Process != nil {
+		pids := r.PIDs()
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-r.exited:
+		case <-time.After(30 * time.Second):
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			<-r.exited
+			err = errors.New("puma did not stop within 30 s and was killed")
+		}
+		r.cmd = nil
+	}
+	if rmErr := os.RemoveAll(r.dir); rmErr != nil && err == nil {
+		err = rmErr
+	}
+	return err
+}
+
+// Sweep removes the Redmine instances of shootout runs that are gone (a
+// killed shootout whose pid no longer runs); their puma processes died
+// with the run or were ended by the server sweep.
+func Sweep() []string {
+	entries, _ := os.ReadDir(instancesDir)
+	var removed []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), InstancePrefix)
+		if !ok {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
+		if err != nil || pid == os.Getpid() || syscall.Kill(pid, 0) == nil {
+			continue
+		}
+		if os.RemoveAll(filepath.Join(instancesDir, e.Name())) == nil {
+			removed = append(removed, e.Name())
+		}
+	}
+	return removed
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func lastLines(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+			if len(lines) > n {
+				lines = lines[1:]
+			}
+		}
+	}
+	return strings.Join(lines, " | ")
+}

@@ -1,0 +1,43 @@
+package run
+
+import (
+	"testing"
+
+	"shootout/internal/app"
+	"shootout/internal/dialect"
+	"shootout/internal/testenv"
+)
+
+// TestRedmineInTheLoop runs the redmine workload through Debian's real
+// Redmine under puma on each kind of server: both cycles over its REST
+// API, the invariants checked through the database afterwards, Redmine's
+// CPU beside the server's.
+func TestRedmineInTheLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers and Redmine")
+	}
+	for _, c := range []struct {
+		name   string
+		flavor dialect.Flavor
+	}{{"mariadb-innodb", dialect.MySQL}, {"postgres", dialect.Postgres}, {"sqlite", dialect.SQLite}} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := app.RedmineAvailable(c.flavor); err != nil {
+				if testenv.CI() {
+					t.Fatalf("CI=true and %v", err)
+				}
+				t.Skip(err)
+			}
+			f := runRedmineWith(t, c.name, nil, &Runner{}, "redmine")
+			checkRedmineCell(t, f)
+			if c := f.Counters; c["issues_created"] == 0 || c["http_requests"] == 0 {
+				t.Errorf("counters: %v", c)
+			}
+			if f.App == nil || f.App.CPUSeconds <= 0 || f.App.Requests == 0 || f.Target.App == "" || f.Cell.Conditions.App != "redmine" {
+				t.Errorf("application figures: %+v, target %+v", f.App, f.Target)
+			}
+			if c.flavor == dialect.MySQL && f.App != nil && f.App.StatementsPerRequest < 20 {
+				t.Errorf("MariaDB counted %.1f statements per Redmine request: Redmine sends 30 to 80", f.App.StatementsPerRequest)
+			}
+		})
+	}
+}
