@@ -16,10 +16,15 @@ func TestRedmineInTheLoop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers and Redmine")
 	}
+	// one client on SQLite: two puma workers writing one file meet
+	// "database is locked" (Rails begins deferred transactions) often
+	// enough to fail a short cell, which is Redmine's behaviour, not
+	// shootout's; the cell's drift says so (docs/workloads.md)
 	for _, c := range []struct {
-		name   string
-		flavor dialect.Flavor
-	}{{"mariadb-innodb", dialect.MySQL}, {"postgres", dialect.Postgres}, {"sqlite", dialect.SQLite}} {
+		name    string
+		flavor  dialect.Flavor
+		clients int
+	}{{"mariadb-innodb", dialect.MySQL, 2}, {"postgres", dialect.Postgres, 2}, {"sqlite", dialect.SQLite, 1}} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := app.RedmineAvailable(c.flavor); err != nil {
 				if testenv.CI() {
@@ -27,7 +32,7 @@ func TestRedmineInTheLoop(t *testing.T) {
 				}
 				t.Skip(err)
 			}
-			f := runRedmineWith(t, c.name, nil, &Runner{}, "redmine")
+			f := runRedmineWith(t, c.name, nil, &Runner{}, "redmine", c.clients)
 			checkRedmineCell(t, f)
 			if c := f.Counters; c["issues_created"] == 0 || c["http_requests"] == 0 {
 				t.Errorf("counters: %v", c)

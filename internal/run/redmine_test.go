@@ -17,12 +17,12 @@ import (
 // runRedmine runs the redmine workload on the small set for a few seconds
 // with two clients on one target and returns its one result.
 func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
-	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck}, "")
+	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck}, "", 2)
 }
 
-// runRedmineWith runs it with r, through the application apps names (""
-// for SQL clients).
-func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runner, apps string) *result.File {
+// runRedmineWith runs it with r and clients, through the application
+// apps names ("" for SQL clients).
+func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runner, apps string, clients int) *result.File {
 	t.Helper()
 	tg, err := target.Lookup(name)
 	if err != nil {
@@ -31,7 +31,7 @@ func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runn
 	testenv.RequireTarget(t, tg)
 	out := testenv.WorkDir(t)
 	p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"redmine"}, Datasets: []string{"small"},
-		Clients: []int{2}, Duration: "3s", Interval: "0s", Params: params}
+		Clients: []int{clients}, Duration: "3s", Interval: "0s", Params: params}
 	if apps != "" {
 		p.App, p.Duration = []string{apps}, "10s"
 	}
@@ -156,7 +156,7 @@ func TestRedmineLostConnectionAbandonsTheCycle(t *testing.T) {
 			}
 		}
 		killed <- n
-	}}, "")
+	}}, "", 2)
 	if n := <-killed; n < 2 {
 		t.Fatalf("killed %d client sessions, want both", n)
 	}
