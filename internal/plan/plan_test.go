@@ -189,3 +189,27 @@ func TestQuarterNeighbourTakesTheDiskModelsIOPS(t *testing.T) {
 		t.Fatalf("25%% on the raw disk without a cap must be refused: %v", err)
 	}
 }
+
+// The app axis: none leaves the cells as they were, an unknown
+// application or a workload Redmine does not drive is refused with the
+// key named, and redmine makes its own cells, with their own ids.
+func TestAppAxis(t *testing.T) {
+	p := &Plan{Name: "x", Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"1000"},
+		Duration: "10s", App: []string{"none"}}
+	res, err := p.Resolve(Options{})
+	if err != nil || len(res.Cells) != 1 || res.Cells[0].Conditions.App != "" {
+		t.Fatalf("app none: %v, %+v", err, res)
+	}
+	for app, want := range map[string]string{"rails": `"rails" is not none or redmine`, "redmine": "redmine drives the redmine workload, not oltp_read_write"} {
+		p.App = []string{app}
+		if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "app") {
+			t.Errorf("app %s: %v, want %q", app, err, want)
+		}
+	}
+	a := result.Cell{Target: "sqlite", Workload: "redmine", Dataset: "small", Clients: 2, Conditions: result.Conditions{Neighbour: "0"}}
+	b := a
+	b.Conditions.App = "redmine"
+	if CellID(a) == CellID(b) || a.Label() == b.Label() {
+		t.Fatalf("a cell through Redmine needs its own id and label: %s %s", CellID(b), b.Label())
+	}
+}
