@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -66,10 +65,8 @@ type RedmineOptions struct {
 	// processes", each serving one request at a time, as Passenger did
 	Workers int
 	Flavor  dialect.Flavor
-	Engine  string // MySQL: the storage engine Redmine's tables must use
 	Conn    target.ConnInfo
 	Wrap    func(*exec.Cmd) error // into the cell's cgroups
-	Log     io.Writer
 }
 
 // Redmine is one private Redmine instance and its puma server.

@@ -48,8 +48,7 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 	if err := os.MkdirAll(workDir, 0o700); err != nil {
 		return err
 	}
-	opt := app.RedmineOptions{WorkDir: workDir, Workers: c.cell.Clients, Flavor: d.Flavor, Engine: d.Engine,
-		Conn: ci.ConnInfo(), Log: c.Log}
+	opt := app.RedmineOptions{WorkDir: workDir, Workers: c.cell.Clients, Flavor: d.Flavor, Conn: ci.ConnInfo()}
 	if c.group != nil {
 		opt.Wrap = c.group.Wrap
 	}
