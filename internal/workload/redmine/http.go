@@ -74,12 +74,11 @@ func (w *Workload) NewAppWorker(base string, ds workload.Dataset, client int) (w
 
 func (hw *httpWorker) Do(ctx context.Context) (workload.Outcome, error) {
 	return hw.cycles.do(ctx, func() *cycle {
-		kind := hw.nextKind
-		hw.nextKind = 1 - kind
+		kind, user := hw.turn(hw.rng, hw.wd.shape.users)
 		if kind == opCreate {
 			return hw.createCycle()
 		}
-		return hw.processCycle()
+		return hw.processCycle(user)
 	})
 }
 
@@ -90,7 +89,7 @@ func (hw *httpWorker) Counters() map[string]int64 {
 	return map[string]int64{
 		"issues_created": c.issuesCreated, "comments": c.comments, "journals": c.journals,
 		"journal_details": c.details, "issues_resolved": c.resolved, workload.LogicalBytes: c.logicalBytes,
-		"short_lists": hw.shortLists, "issues_listed": hw.listed, "process10_lists": hw.lists,
+		"short_lists": hw.shortLists, "issues_listed": hw.listed, "process10_lists": hw.lists, "process10_waits": hw.process10Waits,
 		"unfinished_creates": hw.unfinishedCreates, "unfinished_process10": hw.unfinishedProcess,
 		"http_requests": hw.requests, "http_4xx": hw.errors4xx, "http_5xx": hw.errors5xx,
 	}
@@ -179,7 +178,7 @@ type idJSON struct {
 // createCycle draws as the SQL worker's does and sends the requests.
 func (hw *httpWorker) createCycle() *cycle {
 	c := &cycle{kind: opCreate}
-	p, ms, a, author, assignee, parent, subject, description := hw.wd.drawCreate(hw.rng)
+	p, ms, a, author, assignee, parent, subject, description := hw.wd.drawCreate(hw.rng, &hw.cycles)
 	c.steps = append(c.steps, func(ctx context.Context) error {
 		fields := map[string]any{"project_id": p + 1, "tracker_id": 1, "subject": subject, "description": description, "assigned_to_id": assignee}
 		if parent != 0 {
@@ -225,9 +224,8 @@ func (hw *httpWorker) createCycle() *cycle {
 
 // processCycle lists the user's New issues, moves each to In Progress,
 // then each to Resolved, handed back to its author.
-func (hw *httpWorker) processCycle() *cycle {
-	c := &cycle{kind: opProcess10}
-	user := hw.nextUser(c, hw.rng, hw.wd.shape.users)
+func (hw *httpWorker) processCycle(user int) *cycle {
+	c := &cycle{kind: opProcess10, user: user}
 	c.steps = append(c.steps, func(ctx context.Context) error {
 		var list struct {
 			Issues []issueJSON `json:"issues"`

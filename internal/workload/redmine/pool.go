@@ -5,17 +5,19 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"sync"
 )
 
 // newIssues is, for the cell in progress, how many New issues each user
 // has assigned that no process10 cycle has taken yet: the loaded ones,
-// plus those the create cycles assign. process10 takes a user who has a
-// full list of ten when there is one, so every cycle does the seed's work
-// while the supply lasts; after that a cycle moves what the creates fed
-// (about one issue, as the cycles alternate), the same on every target for
-// the same number of cycles. The run's lists are counted (short_lists,
-// issues_listed) and reported as drift.
+// plus those the create cycles assign. It keeps the work of every cycle
+// the seed's on every target: process10 runs only for a user with a full
+// list of ten (a client whose turn it is runs a create instead, counted as
+// process10_waits), and a create assigns its issue to the member of the
+// project closest to a full list, so the creates feed the lists. A faster
+// target then runs more creates per process10 once the set's own supply
+// is used, but never a shorter list.
 type newIssues struct {
 	mu    sync.Mutex
 	count map[int]int
@@ -49,49 +51,55 @@ func (p *newIssues) assigned(user int) {
 	p.mu.Unlock()
 }
 
-// take picks process10's user among those with ten New issues or more,
-// else the one with the most (ties broken by rng), and takes their issues
-// out of the supply so parallel cycles work on other users; when no free
-// user has any, a free one of the set's users at random. ok is false only
-// when every user drawn was busy.
-func (p *newIssues) take(rng *rand.Rand, users int) (user int, ok bool) {
+// take lends process10 a free user with ten New issues or more (drawn
+// at random among them) and takes ten out of the supply; ok is false when
+// no free user has a full list.
+func (p *newIssues) take(rng *rand.Rand) (user int, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var full []int
-	best, most, ties := 0, 0, 0
 	for u, n := range p.count {
-		if p.busy[u] {
+		if n >= listLength && !p.busy[u] {
+			full = append(full, u)
+		}
+	}
+	if len(full) == 0 {
+		return 0, false
+	}
+	// map order is random; the draw must depend on the client's rng only
+	sort.Ints(full)
+	user = full[rng.IntN(len(full))]
+	p.count[user] -= listLength
+	p.busy[user] = true
+	return user, true
+}
+
+// feed is the member of ms, other than ms[author], that a create assigns
+// its issue to: the one with the most New issues short of a full list
+// (ties drawn by rng), or any other member when all have full lists.
+func (p *newIssues) feed(rng *rand.Rand, ms []int, author int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	best, most, ties := -1, -1, 0
+	for i, u := range ms {
+		if i == author {
 			continue
 		}
-		switch {
+		switch n := p.count[u]; {
 		case n >= listLength:
-			full = append(full, u)
 		case n > most:
 			best, most, ties = u, n, 1
-		case n == most && n > 0:
-			// reservoir choice among equals, independent of map order
+		case n == most:
 			ties++
 			if rng.IntN(ties) == 0 {
 				best = u
 			}
 		}
 	}
-	if len(full) > 0 {
-		best = full[rng.IntN(len(full))]
-		most = p.count[best]
+	if best < 0 {
+		return ms[(author+1+rng.IntN(len(ms)-1))%len(ms)]
 	}
-	if most == 0 && len(full) == 0 {
-		for try := 0; try < 20 && users > 0; try++ {
-			if u := userID(rng.IntN(users)); !p.busy[u] {
-				p.busy[u] = true
-				return u, true
-			}
-		}
-		return 0, false
-	}
-	p.count[best] -= min(p.count[best], listLength)
-	p.busy[best] = true
-	return best, true
+	return best
 }
 
 // release ends user's process10 cycle.

@@ -334,13 +334,18 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 }
 
 // drift says how far the run's cycles departed from the seed's: process10
-// lists shorter than ten (the set ran out of New issues for its users),
-// updates that found the issue already moved on or unchanged.
+// lists shorter than ten (the pool counted issues the database did not
+// list), turns of process10 that waited for a full list, updates that
+// found the issue already moved on or unchanged.
 func drift(c map[string]int64) []string {
 	var out []string
 	if lists := c["process10_lists"]; lists > 0 && c["short_lists"] > 0 {
-		out = append(out, fmt.Sprintf("process10 moved %.1f issues per cycle, not %d: %d of %d lists were shorter (the users' New issues ran out; creates feed about one per cycle), so targets that ran more cycles did less work per cycle",
+		out = append(out, fmt.Sprintf("process10 moved %.1f issues per cycle, not %d: %d of %d lists were shorter than the supply of New issues promised",
 			float64(c["issues_listed"])/float64(lists), listLength, c["short_lists"], lists))
+	}
+	if n := c["process10_waits"]; n > 0 {
+		out = append(out, fmt.Sprintf("%d process10 turns ran a create instead: no free user had ten New issues (the creates feed the lists), so the run holds more creates than process10 cycles",
+			n))
 	}
 	if n := c["issues_taken_by_others"]; n > 0 {
 		out = append(out, fmt.Sprintf("%d issue updates were skipped: another client had moved the issue on since the list was read", n))

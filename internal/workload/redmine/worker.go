@@ -66,8 +66,8 @@ type cycles struct {
 	out      workload.Outcome
 	pool     *newIssues // nil: process10 picks users at random
 
-	lists, listed, shortLists            int64
-	unfinishedCreates, unfinishedProcess int64
+	lists, listed, shortLists, process10Waits int64
+	unfinishedCreates, unfinishedProcess      int64
 }
 
 // do runs the cycle in progress, or a new one, to its end; a step that
@@ -111,15 +111,33 @@ func (cs *cycles) endCycle() {
 	cs.op = nil
 }
 
-// nextUser is process10's user: from the pool, else drawn from the set.
-func (cs *cycles) nextUser(c *cycle, rng *rand.Rand, users int) int {
-	if cs.pool != nil {
-		if u, ok := cs.pool.take(rng, users); ok {
-			c.user = u
-			return u
-		}
+// turn is the kind of the client's next cycle and, for process10, its
+// user. The clients alternate the two; with a pool, a process10 turn
+// waits (a create runs instead) until a free user has a full list.
+func (cs *cycles) turn(rng *rand.Rand, users int) (kind, user int) {
+	if cs.nextKind == opCreate {
+		cs.nextKind = opProcess10
+		return opCreate, 0
 	}
-	return userID(rng.IntN(users))
+	if cs.pool == nil {
+		cs.nextKind = opCreate
+		return opProcess10, userID(rng.IntN(users))
+	}
+	u, ok := cs.pool.take(rng)
+	if !ok {
+		cs.process10Waits++
+		return opCreate, 0
+	}
+	cs.nextKind = opCreate
+	return opProcess10, u
+}
+
+// assignee is whom a create cycle assigns its issue to.
+func (cs *cycles) assignee(rng *rand.Rand, ms []int, author int) int {
+	if cs.pool != nil {
+		return cs.pool.feed(rng, ms, author)
+	}
+	return ms[(author+1+rng.IntN(len(ms)-1))%len(ms)]
 }
 
 // listed records a process10 list of n issues.
@@ -197,6 +215,7 @@ func (wk *worker) Counters() map[string]int64 {
 		"short_lists": wk.shortLists, "unfinished_creates": wk.unfinishedCreates,
 		"unfinished_process10": wk.unfinishedProcess, "parent_recalculations": wk.parentSearches,
 		"preference_updates": wk.prefUpdates, "unchanged_updates": wk.noops, "issues_listed": wk.listed, "process10_lists": wk.lists,
+		"process10_waits": wk.process10Waits,
 	}
 }
 
@@ -222,12 +241,11 @@ func (wk *worker) Close() error {
 // newCycle alternates the two work cycles; clients start on different
 // ones so both run at every moment.
 func (wk *worker) newCycle() *cycle {
-	kind := wk.nextKind
-	wk.nextKind = 1 - kind
+	kind, user := wk.turn(wk.rng, wk.wd.shape.users)
 	if kind == opCreate {
 		return wk.createCycle()
 	}
-	return wk.processCycle()
+	return wk.processCycle(user)
 }
 
 // twoPhase makes a cycle step of a write request: the part up to its
@@ -250,11 +268,11 @@ func (wk *worker) twoPhase(main func(context.Context) (func(context.Context) err
 // drawCreate draws a create cycle: a project p (0-based), its members ms,
 // the author (ms[a]) and another member to assign, now and then an open
 // recent root to be the parent, the texts.
-func (wd *world) drawCreate(rng *rand.Rand) (p int, ms []int, a, author, assignee, parent int, subject, description string) {
+func (wd *world) drawCreate(rng *rand.Rand, cs *cycles) (p int, ms []int, a, author, assignee, parent int, subject, description string) {
 	p = rng.IntN(len(wd.members))
 	ms = wd.members[p]
 	a = rng.IntN(len(ms))
-	author, assignee = ms[a], ms[(a+1+rng.IntN(len(ms)-1))%len(ms)]
+	author, assignee = ms[a], cs.assignee(rng, ms, a)
 	if rs := wd.openRoots[p]; len(rs) > 0 && rng.Float64() < wd.subtasks {
 		parent = rs[len(rs)-1-rng.IntN(min(len(rs), 50))]
 	}
@@ -266,7 +284,7 @@ func (wd *world) drawCreate(rng *rand.Rand) (p int, ms []int, a, author, assigne
 // members comment on it, one request each.
 func (wk *worker) createCycle() *cycle {
 	c := &cycle{kind: opCreate}
-	p, ms, a, author, assignee, parent, subject, description := wk.wd.drawCreate(wk.rng)
+	p, ms, a, author, assignee, parent, subject, description := wk.wd.drawCreate(wk.rng, &wk.cycles)
 	c.steps = append(c.steps, wk.twoPhase(func(ctx context.Context) (func(context.Context) error, error) {
 		id, after, err := wk.createIssue(ctx, author, p+1, assignee, parent, subject, description)
 		if err == nil {
@@ -290,9 +308,8 @@ func (wk *worker) createCycle() *cycle {
 // processCycle: a user lists the issues assigned to them (10 at most),
 // moves each to In Progress, then one by one to Resolved, reassigned to
 // its author.
-func (wk *worker) processCycle() *cycle {
-	c := &cycle{kind: opProcess10}
-	user := wk.nextUser(c, wk.rng, wk.wd.shape.users)
+func (wk *worker) processCycle(user int) *cycle {
+	c := &cycle{kind: opProcess10, user: user}
 	c.steps = append(c.steps, func(ctx context.Context) error {
 		ids, err := wk.listAssigned(ctx, user)
 		if err != nil {
