@@ -22,6 +22,30 @@ import (
 // starts inside the cell's cgroups (the memory cap covers both, as in the
 // seeds' one VM), and the clients speak its HTTP API.
 
+// appMemory is what the cell's application takes of its memory cap.
+func appMemory(c result.Cell) (bytes int64, who string) {
+	switch c.Conditions.App {
+	case "redmine":
+		return app.RedmineMemory(c.Clients), fmt.Sprintf("Redmine (puma, %d workers)", max(c.Clients, 1))
+	}
+	return 0, ""
+}
+
+// serverBudget is the part of budget the database server's caches are
+// sized from: what the application in the loop leaves (its own share
+// comes out of the same cap). It fails when the application alone would
+// fill the cap.
+func serverBudget(c result.Cell, budget int64) (int64, string, error) {
+	share, who := appMemory(c)
+	if share == 0 {
+		return budget, "", nil
+	}
+	if budget <= share {
+		return 0, "", fmt.Errorf("%s alone takes about %s, the whole cap: give more", who, target.HumanBytes(share))
+	}
+	return budget - share, fmt.Sprintf("%s of it kept for %s", target.HumanBytes(share), who), nil
+}
+
 // appWorkload is the cell's workload as an application's, or an error
 // naming what is missing.
 func (c *cellRun) appWorkload() (workload.AppWorkload, error) {

@@ -298,6 +298,13 @@ func (c *cellRun) start(ctx context.Context) error {
 		budget = metrics.MemAvailable()
 		c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("no --memory: caches sized from the %s of available memory", target.HumanBytes(budget)))
 	}
+	budget, kept, err := serverBudget(c.cell, budget)
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	if kept != "" {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "memory cap: "+kept)
+	}
 	dl := c.t.Dialect()
 	c.f.Target = result.Target{Name: c.t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
 	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {

@@ -40,7 +40,14 @@ func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 	if c.Conditions.MemoryBytes > 0 {
 		// a budget the server cannot live in is refused before anything
 		// starts, rather than found out by the OOM killer mid-load
-		if _, _, err := target.SizeFor(t, c.Conditions.MemoryBytes, c.Clients); err != nil {
+		budget, kept, err := serverBudget(c, c.Conditions.MemoryBytes)
+		if err == nil {
+			_, _, err = target.SizeFor(t, budget, c.Clients)
+			if err != nil && kept != "" {
+				err = fmt.Errorf("%w (%s)", err, kept)
+			}
+		}
+		if err != nil {
 			return l, fmt.Errorf("--memory %s: %w", target.HumanBytes(c.Conditions.MemoryBytes), err)
 		}
 	}

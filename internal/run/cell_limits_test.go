@@ -73,3 +73,30 @@ func TestCellLimitsMapsConditionsPerKindOfTarget(t *testing.T) {
 		}
 	}
 }
+
+// Redmine in the loop shares the cell's cap with the server: the seed's
+// 1G VM holds four puma workers and what is left is enough for every
+// server's caches; a cap Redmine alone would fill is refused before
+// anything starts, naming Redmine.
+func TestTheAppTakesItsShareOfTheMemoryCap(t *testing.T) {
+	for _, name := range []string{"mariadb-innodb", "mariadb-rocksdb", "postgres"} {
+		c := cellWith(result.Conditions{MemoryBytes: 1 << 30, App: "redmine"})
+		c.Clients = 4
+		if _, err := CellLimits(mustLookup(t, name), c); err != nil {
+			t.Errorf("%s, 1G with Redmine's 4 workers: %v", name, err)
+		}
+		budget, kept, err := serverBudget(c, c.Conditions.MemoryBytes)
+		if err != nil || budget >= 1<<30-600<<20 || !strings.Contains(kept, "4 workers") {
+			t.Errorf("%s: the server is sized from %d bytes (%q, %v), not what Redmine leaves", name, budget, kept, err)
+		}
+		c.Conditions.MemoryBytes = 512 << 20
+		if _, err := CellLimits(mustLookup(t, name), c); err == nil || !strings.Contains(err.Error(), "Redmine") {
+			t.Errorf("%s, 512M with 4 workers: %v, want a refusal naming Redmine", name, err)
+		}
+	}
+	// without the app the server has the whole cap
+	c := cellWith(result.Conditions{MemoryBytes: 1 << 30})
+	if budget, kept, _ := serverBudget(c, 1<<30); budget != 1<<30 || kept != "" {
+		t.Fatalf("no app: %d %q", budget, kept)
+	}
+}
