@@ -451,7 +451,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 							for _, ap := range apps {
 								cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
 									Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
-									Settings: settingsOf(p.Settings, t), App: ap}
+									Settings: settingsOf(p.Settings, t), App: ap, WorkloadVersion: workload.VersionOf(wls[wl])}
 								cond.Build, cond.Transport = target.Build(t)
 								if n != "0" {
 									cond.NeighbourFileBytes = r.NeighbourFileBytes

@@ -68,6 +68,9 @@ type Conditions struct {
 	// App is the application the clients went through (--app redmine):
 	// the operation time is then its HTTP time; empty for SQL clients.
 	App string `json:"app,omitempty"`
+	// WorkloadVersion names the workload's definition where it changed
+	// in ways that change the figures (workload.Versioned).
+	WorkloadVersion string `json:"workload_version,omitempty"`
 }
 
 // Label is the seeds' row label: clients/neighbour, e.g. "4/x2", with the

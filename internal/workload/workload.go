@@ -109,6 +109,21 @@ type Workload interface {
 	Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset, before State, counters map[string]int64) Invariants
 }
 
+// Versioned is a workload whose definition has changed in ways that change
+// its figures: its version is part of every cell's conditions, so --resume
+// reruns and compare refuses to pair cells measured by an older definition.
+type Versioned interface {
+	Version() string
+}
+
+// VersionOf is w's version, or "" for a workload that has none.
+func VersionOf(w Workload) string {
+	if v, ok := w.(Versioned); ok {
+		return v.Version()
+	}
+	return ""
+}
+
 // Factory makes a workload from its parameters (plan `params:`).
 type Factory func(params map[string]string) (Workload, error)
 
