@@ -102,3 +102,50 @@ func LoadOrdered(ctx context.Context, db *sql.DB, d dialect.Dialect, insert func
 	}
 	return tables, seconds, nil
 }
+
+// CreateTables drops and creates each of a workload's portable tables,
+// without their secondary indexes (IndexTables adds them after the load).
+func CreateTables(d dialect.Dialect, ts []dialect.Table) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, "DROP TABLE IF EXISTS "+t.Name)
+		ddl, err := d.CreateTable(t)
+		if err != nil {
+			panic(err) // a workload's tables are fixed: a bad type is its bug
+		}
+		out = append(out, ddl)
+	}
+	return out
+}
+
+// IndexTables builds the tables' secondary indexes and moves their id
+// sequences past the loaded ids.
+func IndexTables(d dialect.Dialect, ts []dialect.Table) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, d.CreateIndexes(t)...)
+		if !t.NoID {
+			out = append(out, d.ResetSequence(t.Name)...)
+		}
+	}
+	return out
+}
+
+// LoadBatches loads batches, made on parallel goroutines (one on SQLite,
+// whose single writer they would only wait for) and inserted in order by
+// the dialect's bulk path.
+func LoadBatches(ctx context.Context, db *sql.DB, d dialect.Dialect, batches []func() Batch, parallel int, progress Progress) (LoadStats, error) {
+	start := time.Now()
+	if d.Flavor == dialect.SQLite {
+		parallel = 1
+	}
+	insert := func(ctx context.Context, c *sql.Conn, b Batch) error {
+		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
+	}
+	tables, secs, err := LoadOrdered(ctx, db, d, insert, len(batches), parallel, func(i int) Batch { return batches[i]() }, progress)
+	var rows int64
+	for _, n := range tables {
+		rows += n
+	}
+	return LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables, TableSeconds: secs}, err
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"shootout/internal/dialect"
 )
@@ -122,6 +123,14 @@ func VersionOf(w Workload) string {
 		return v.Version()
 	}
 	return ""
+}
+
+// SchemaChecker is a workload whose tables a target may refuse (a user's
+// dump moved to an engine that cannot hold a column): the run asks it
+// before creating anything, fails the cell with its error, and records
+// its notes (what was changed to fit the engine).
+type SchemaChecker interface {
+	CheckSchema(d dialect.Dialect, ds Dataset) (notes []string, err error)
 }
 
 // Factory makes a workload from its parameters (plan `params:`).
@@ -247,5 +256,53 @@ func MergeStatements(lists ...[]StatementStat) []StatementStat {
 		out = append(out, *by[n])
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].TotalNs > out[j].TotalNs })
+	return out
+}
+
+// StatementTimes are a client's timings per named statement, kept in the
+// order the statements were first sent: what a StatementTimer reports.
+type StatementTimes struct {
+	byName map[string]*StatementClock
+	order  []*StatementClock
+}
+
+// StatementClock times one named statement.
+type StatementClock struct {
+	name, text            string
+	calls, totalNs, maxNs int64
+}
+
+// Of is the clock of the statement called name (text is kept from its
+// first call).
+func (t *StatementTimes) Of(name, text string) *StatementClock {
+	if t.byName == nil {
+		t.byName = map[string]*StatementClock{}
+	}
+	c := t.byName[name]
+	if c == nil {
+		c = &StatementClock{name: name, text: text}
+		t.byName[name] = c
+		t.order = append(t.order, c)
+	}
+	return c
+}
+
+// Record counts one call that started at start and ended now.
+func (c *StatementClock) Record(start time.Time) {
+	ns := int64(time.Since(start))
+	c.calls++
+	c.totalNs += ns
+	c.maxNs = max(c.maxNs, ns)
+}
+
+// Stats are the statements that ran, their text on one line.
+func (t *StatementTimes) Stats() []StatementStat {
+	var out []StatementStat
+	for _, c := range t.order {
+		if c.calls == 0 {
+			continue
+		}
+		out = append(out, StatementStat{Name: c.name, Query: strings.Join(strings.Fields(c.text), " "), Calls: c.calls, TotalNs: c.totalNs, MaxNs: c.maxNs})
+	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"shootout/internal/dialect"
+	"shootout/internal/workload"
 )
 
 // Statement execution, timed per statement name. Reads go through Rails'
@@ -20,21 +21,11 @@ import (
 const maxPrepared = 512
 
 // sending is the statement about to be sent: its figures, and the trace.
-func (wk *worker) sending(name, text string) *stmt {
+func (wk *worker) sending(name, text string) *workload.StatementClock {
 	if wk.trace != nil {
 		wk.trace(name, text)
 	}
-	return wk.stat(name, text)
-}
-
-func (wk *worker) stat(name, text string) *stmt {
-	s := wk.stats[name]
-	if s == nil {
-		s = &stmt{name: name, text: text}
-		wk.stats[name] = s
-		wk.order = append(wk.order, s)
-	}
-	return s
+	return wk.times.Of(name, text)
 }
 
 // text is the statement in the dialect's placeholders; a name alone is one
@@ -110,7 +101,7 @@ func (wk *worker) q(ctx context.Context, name, query string, args ...any) ([][]a
 	if rows, ok := wk.cache[key]; ok {
 		return rows, nil
 	}
-	defer wk.sending(name, text).record(time.Now())
+	defer wk.sending(name, text).Record(time.Now())
 	wk.out.Reads++
 	rows, err := wk.query(ctx, text, args)
 	if err != nil {
@@ -168,7 +159,7 @@ func cacheKey(text string, args []any) string {
 func (wk *worker) x(ctx context.Context, name, query string, args ...any) (int64, error) {
 	text := wk.text(name, query)
 	clear(wk.cache)
-	defer wk.sending(name, text).record(time.Now())
+	defer wk.sending(name, text).Record(time.Now())
 	wk.out.Writes++
 	wk.pending.logicalBytes += logicalBytes(args)
 	r, err := wk.execute(ctx, text, args)
@@ -186,7 +177,7 @@ func (wk *worker) ins(ctx context.Context, name, query string, args ...any) (int
 	}
 	text := wk.text(name, query+wk.d.Returning())
 	clear(wk.cache)
-	defer wk.sending(name, text).record(time.Now())
+	defer wk.sending(name, text).Record(time.Now())
 	wk.out.Writes++
 	wk.pending.logicalBytes += logicalBytes(args)
 	var id int64
@@ -215,7 +206,7 @@ func (wk *worker) ins(ctx context.Context, name, query string, args ...any) (int
 
 // tx runs BEGIN, COMMIT or ROLLBACK, which are never prepared.
 func (wk *worker) tx(ctx context.Context, name, text string) error {
-	defer wk.sending(name, text).record(time.Now())
+	defer wk.sending(name, text).Record(time.Now())
 	wk.out.Other++
 	if _, err := wk.conn.ExecContext(ctx, text); err != nil {
 		return fmt.Errorf("%s: %w", name, err)

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"shootout/internal/dialect"
 	"shootout/internal/workload"
@@ -143,16 +142,7 @@ func (w *Workload) world(ds workload.Dataset) (*world, error) {
 }
 
 func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
-	var out []string
-	for _, t := range tables(w.opt.Schema) {
-		out = append(out, "DROP TABLE IF EXISTS "+t.Name)
-		ddl, err := d.CreateTable(t)
-		if err != nil {
-			panic(err) // the table list is fixed: a bad type is a bug here
-		}
-		out = append(out, ddl)
-	}
-	return out
+	return workload.CreateTables(d, tables(w.opt.Schema))
 }
 
 // App is the application --app redmine runs: Debian's Redmine 5.0.4.
@@ -193,36 +183,15 @@ func (w *Workload) AppPostLoad(d dialect.Dialect, ds workload.Dataset) []string 
 // PostLoad builds the indexes after the rows are in, and moves
 // PostgreSQL's id sequences past the loaded ids.
 func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
-	var out []string
-	for _, t := range tables(w.opt.Schema) {
-		out = append(out, d.CreateIndexes(t)...)
-		if !t.NoID {
-			out = append(out, d.ResetSequence(t.Name)...)
-		}
-	}
-	return out
+	return workload.IndexTables(d, tables(w.opt.Schema))
 }
 
 func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
-	start := time.Now()
 	wd, err := w.world(ds)
 	if err != nil {
 		return workload.LoadStats{}, err
 	}
-	batches := wd.batches()
-	parallel := w.opt.LoadParallel
-	if d.Flavor == dialect.SQLite {
-		parallel = 1
-	}
-	insert := func(ctx context.Context, c *sql.Conn, b workload.Batch) error {
-		return d.BulkInsert(ctx, c, b.Table, b.Cols, b.Rows)
-	}
-	tables, secs, err := workload.LoadOrdered(ctx, db, d, insert, len(batches), parallel, func(i int) workload.Batch { return batches[i]() }, progress)
-	var rows int64
-	for _, n := range tables {
-		rows += n
-	}
-	return workload.LoadStats{Rows: rows, Seconds: time.Since(start).Seconds(), Tables: tables, TableSeconds: secs}, err
+	return workload.LoadBatches(ctx, db, d, wd.batches(), w.opt.LoadParallel, progress)
 }
 
 // Loaded is true when the server holds the dataset as loaded, untouched by

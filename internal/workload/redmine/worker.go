@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"shootout/internal/dialect"
@@ -15,19 +14,6 @@ const (
 	opCreate = iota
 	opProcess10
 )
-
-// stmt is what the client saw of one named statement.
-type stmt struct {
-	name, text            string
-	calls, totalNs, maxNs int64
-}
-
-func (s *stmt) record(start time.Time) {
-	ns := int64(time.Since(start))
-	s.calls++
-	s.totalNs += ns
-	s.maxNs = max(s.maxNs, ns)
-}
 
 // counts is what a worker's committed requests changed.
 type counts struct {
@@ -156,8 +142,7 @@ type worker struct {
 	conn *sql.Conn
 	rng  *rand.Rand
 
-	stats    map[string]*stmt
-	order    []*stmt
+	times    workload.StatementTimes
 	bound    map[string]string    // statement text in the dialect's placeholders
 	prepared map[string]*sql.Stmt // protocol=prepared: by bound text
 	// cache is Rails' query cache: the reads of the request in progress
@@ -191,7 +176,7 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 
 func (w *Workload) newWorker(conn *sql.Conn, d dialect.Dialect, wd *world, rng *rand.Rand, client int) *worker {
 	return &worker{w: w, wd: wd, d: d, conn: conn, rng: rng, cycles: cycles{nextKind: client % 2},
-		stats: map[string]*stmt{}, bound: map[string]string{}, cache: map[string][][]any{}}
+		bound: map[string]string{}, cache: map[string][][]any{}}
 }
 
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
@@ -219,17 +204,7 @@ func (wk *worker) Counters() map[string]int64 {
 	}
 }
 
-func (wk *worker) Statements() []workload.StatementStat {
-	var out []workload.StatementStat
-	for _, s := range wk.order {
-		if s.calls == 0 {
-			continue
-		}
-		out = append(out, workload.StatementStat{Name: s.name, Query: strings.Join(strings.Fields(s.text), " "),
-			Calls: s.calls, TotalNs: s.totalNs, MaxNs: s.maxNs})
-	}
-	return out
-}
+func (wk *worker) Statements() []workload.StatementStat { return wk.times.Stats() }
 
 func (wk *worker) Close() error {
 	for _, st := range wk.prepared {
