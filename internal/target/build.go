@@ -18,13 +18,13 @@ import (
 func Build(t Target) (build, transport string) {
 	switch t := t.(type) {
 	case MariaDB:
-		server, _, err := mariadbBinaries()
+		server, _, err := t.binaries()
 		if err != nil {
 			return "", "tcp 127.0.0.1"
 		}
 		b := versionOf(server, "--version")
 		if t.Engine == "rocksdb" {
-			if dir, ok := rocksdbPlugin(); ok {
+			if dir, ok := t.pluginDir(); ok {
 				b += " + " + filepath.Join(dir, "ha_rocksdb.so")
 			}
 		}

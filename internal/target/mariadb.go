@@ -30,16 +30,94 @@ var mariadbEngines = map[string]string{
 }
 
 // MariaDB is a private mariadbd whose tables use one storage engine.
-type MariaDB struct{ Engine string }
+type MariaDB struct {
+	Engine string
+	// NonTransactional makes Aria's tables TRANSACTIONAL=0 (no page
+	// log, no crash recovery): seed 001's second Aria row. (Its 1k page
+	// cannot be had on MariaDB 10.11: aria_block_size below 4096 is
+	// raised to 4096, and at 4096 mariadb-install-db cannot create the
+	// system tables, whose keys need 8k pages.)
+	NonTransactional bool
+	// Basedir is another build of the server (a MariaDB or MySQL binary
+	// tarball unpacked, e.g. /opt/mariadb-11.4.5) to start in place of
+	// Debian's: its own mariadbd, mariadb-install-db, plugins and
+	// messages. Empty: Debian's packages.
+	Basedir string
+}
 
-func (m MariaDB) Name() string { return "mariadb-" + m.Engine }
+// engineName is the target's name without a build: mariadb-aria-nontx.
+func (m MariaDB) engineName() string {
+	if m.NonTransactional {
+		return "mariadb-" + m.Engine + "-nontx"
+	}
+	return "mariadb-" + m.Engine
+}
+
+func (m MariaDB) Name() string {
+	if m.Basedir != "" {
+		return m.engineName() + "@" + m.Basedir
+	}
+	return m.engineName()
+}
+
+// dirName names the server's directory: no '@' or '/' of a build's path,
+// which a socket path in a DSN cannot carry.
+func (m MariaDB) dirName() string {
+	if m.Basedir != "" {
+		return m.engineName() + "-" + filepath.Base(m.Basedir)
+	}
+	return m.engineName()
+}
+
 func (m MariaDB) Dialect() dialect.Dialect {
-	return dialect.Dialect{Flavor: dialect.MySQL, Engine: m.Engine}
+	d := dialect.Dialect{Flavor: dialect.MySQL, Engine: m.Engine}
+	if m.NonTransactional {
+		d.EngineOptions = "TRANSACTIONAL=0"
+	}
+	return d
 }
 func (m MariaDB) Embedded() bool { return false }
 func (m MariaDB) Managed() bool  { return true }
 
 var mariadbPluginDirs = []string{"/usr/lib/mysql/plugin", "/usr/lib/x86_64-linux-gnu/mariadb19/plugin", "/usr/lib/mariadb/plugin"}
+
+// firstFile is the first of paths that is a regular file, or "".
+func firstFile(paths ...string) string {
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// binaries are the server and its initialiser: the basedir's when the
+// target names one, else Debian's.
+func (m MariaDB) binaries() (server, installDB string, err error) {
+	if m.Basedir == "" {
+		return mariadbBinaries()
+	}
+	server = firstFile(filepath.Join(m.Basedir, "bin", "mariadbd"), filepath.Join(m.Basedir, "bin", "mysqld"), filepath.Join(m.Basedir, "sbin", "mariadbd"))
+	if server == "" {
+		return "", "", fmt.Errorf("%s has no server program (bin/mariadbd or bin/mysqld): give the directory a MariaDB build was unpacked into", m.Basedir)
+	}
+	installDB = firstFile(filepath.Join(m.Basedir, "scripts", "mariadb-install-db"), filepath.Join(m.Basedir, "bin", "mariadb-install-db"),
+		filepath.Join(m.Basedir, "scripts", "mysql_install_db"), filepath.Join(m.Basedir, "bin", "mysql_install_db"))
+	if installDB == "" {
+		return "", "", fmt.Errorf("%s has no mariadb-install-db (scripts/ or bin/)", m.Basedir)
+	}
+	return server, installDB, nil
+}
+
+// pluginDir is where the build's engine plugins are.
+func (m MariaDB) pluginDir() (string, bool) {
+	if m.Basedir == "" {
+		return rocksdbPlugin()
+	}
+	dir := filepath.Join(m.Basedir, "lib", "plugin")
+	_, err := os.Stat(filepath.Join(dir, "ha_rocksdb.so"))
+	return dir, err == nil
+}
 
 func mariadbBinaries() (server, installDB string, err error) {
 	server, err = exec.LookPath("mariadbd")
@@ -68,11 +146,13 @@ func rocksdbPlugin() (string, bool) {
 }
 
 func (m MariaDB) Available() error {
-	if _, _, err := mariadbBinaries(); err != nil {
+	if _, _, err := m.binaries(); err != nil {
 		return err
 	}
 	if m.Engine == "rocksdb" {
-		if _, ok := rocksdbPlugin(); !ok {
+		if dir, ok := m.pluginDir(); !ok && m.Basedir != "" {
+			return fmt.Errorf("MyRocks plugin ha_rocksdb.so not found in %s: this build has no MyRocks", dir)
+		} else if !ok {
 			return errors.New("MyRocks plugin ha_rocksdb.so not found; fix: apt-get install -y mariadb-plugin-rocksdb")
 		}
 	}
@@ -80,9 +160,15 @@ func (m MariaDB) Available() error {
 	return err
 }
 
+// formatSettings are MariaDB settings written into the data directory's
+// files when it is made (Aria's page size in aria_log_control, InnoDB's
+// page size in its tablespaces).
+var formatSettings = map[string]bool{"aria_block_size": true, "innodb_page_size": true}
+
 type mariadbInstance struct {
 	managed
 	engine   string
+	target   MariaDB
 	errorLog string
 }
 
@@ -95,8 +181,8 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err := m.Available(); err != nil {
 		return nil, err
 	}
-	server, installDB, _ := mariadbBinaries()
-	dir, err := makeServerDir(opt, m.Name())
+	server, installDB, _ := m.binaries()
+	dir, err := makeServerDir(opt, m.dirName())
 	if err != nil {
 		return nil, err
 	}
@@ -106,14 +192,25 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		}
 	}()
 	in := &mariadbInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data")},
-		engine: m.Engine, errorLog: filepath.Join(dir, "error.log")}
+		engine: m.Engine, target: m, errorLog: filepath.Join(dir, "error.log")}
 	me, err := user.Current()
 	if err != nil {
 		return nil, err
 	}
+	installArgs := []string{"--no-defaults", "--datadir=" + in.dataDir, "--user=" + me.Username,
+		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"}
+	if m.Basedir != "" {
+		installArgs = append(installArgs, "--basedir="+m.Basedir)
+	}
+	// settings that fix the files' format must be the same when the
+	// system tables are made, or the server refuses the directory
+	for _, k := range slices.Sorted(maps.Keys(opt.Settings)) {
+		if formatSettings[strings.ReplaceAll(k, "-", "_")] {
+			installArgs = append(installArgs, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), opt.Settings[k]))
+		}
+	}
 	install := func() ([]byte, error) {
-		return exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.dataDir, "--user="+me.Username,
-			"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve").CombinedOutput()
+		return exec.CommandContext(ctx, installDB, installArgs...).CombinedOutput()
 	}
 	if out, err := install(); err != nil {
 		// its bootstrap server has failed once under load with nothing
@@ -148,8 +245,14 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		logf(opt.Log, "%s", sizing)
 		maps.Copy(in.applied, sizing.Settings)
 	}
+	if m.Basedir != "" {
+		args = append(args, "--basedir="+m.Basedir, "--plugin-dir="+filepath.Join(m.Basedir, "lib", "plugin"))
+		if dir := filepath.Join(m.Basedir, "share"); firstFile(filepath.Join(dir, "english", "errmsg.sys")) != "" {
+			args = append(args, "--lc-messages-dir="+dir)
+		}
+	}
 	if m.Engine == "rocksdb" {
-		pluginDir, _ := rocksdbPlugin()
+		pluginDir, _ := m.pluginDir()
 		args = append(args, "--plugin-dir="+pluginDir, "--plugin-load-add=ha_rocksdb.so")
 	}
 	for k, v := range opt.Settings {
@@ -246,7 +349,7 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 }
 
 func (in *mariadbInstance) Dialect() dialect.Dialect {
-	return dialect.Dialect{Flavor: dialect.MySQL, Engine: in.engine}
+	return in.target.Dialect()
 }
 
 func (in *mariadbInstance) Version(ctx context.Context) (string, error) {

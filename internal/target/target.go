@@ -132,7 +132,7 @@ type Instance interface {
 
 // Names lists the managed targets in the order the default study uses.
 func Names() []string {
-	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-myisam", "mariadb-memory", "postgres"}
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "postgres"}
 }
 
 // Lookup resolves a target name or an external server URL.
@@ -142,6 +142,24 @@ func Lookup(name string) (Target, error) {
 		return SQLite{}, nil
 	case name == "postgres":
 		return Postgres{}, nil
+	case strings.HasPrefix(name, "mariadb-") && strings.Contains(name, "@"):
+		// another build of the server: mariadb-innodb@/opt/mariadb-11.4.5
+		base, dir, _ := strings.Cut(name, "@")
+		t, err := Lookup(base)
+		if err != nil {
+			return nil, err
+		}
+		if !filepath.IsAbs(dir) {
+			return nil, fmt.Errorf("target %s: the build's directory must be an absolute path, such as %s@/opt/mariadb-11.4.5", name, base)
+		}
+		m := t.(MariaDB)
+		m.Basedir = filepath.Clean(dir)
+		if _, _, err := m.binaries(); err != nil {
+			return nil, fmt.Errorf("target %s: %w", name, err)
+		}
+		return m, nil
+	case name == "mariadb-aria-nontx":
+		return MariaDB{Engine: "aria", NonTransactional: true}, nil
 	case strings.HasPrefix(name, "mariadb-"):
 		engine := strings.TrimPrefix(name, "mariadb-")
 		if _, ok := mariadbEngines[engine]; !ok {
@@ -155,7 +173,7 @@ func Lookup(name string) (Target, error) {
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown target %q (valid: %s, or a server URL such as mysql://user:pass@127.0.0.1:3306/db?engine=innodb or postgres://user:pass@127.0.0.1:5432/db)",
+	return fmt.Errorf("unknown target %q (valid: %s, a MariaDB target on another build such as mariadb-innodb@/opt/mariadb-11.4.5, or a server URL such as mysql://user:pass@127.0.0.1:3306/db?engine=innodb or postgres://user:pass@127.0.0.1:5432/db)",
 		name, strings.Join(Names(), ", "))
 }
 
