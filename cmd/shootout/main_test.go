@@ -61,6 +61,20 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 	dir := testenv.WorkDir(t)
 	plan := filepath.Join(dir, "plan.yaml")
 	os.WriteFile(plan, []byte("targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nclients: [two]\nduration: 1s\n"), 0o644)
+	// the user's own dump and pages, each wrong in one place
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	goodDump := write("shop.sql", "DROP TABLE IF EXISTS `p`;\nCREATE TABLE `p` (\n  `id` int NOT NULL,\n  `name` varchar(20),\n  PRIMARY KEY (`id`)\n) ENGINE=MyISAM;\nINSERT INTO `p` VALUES (1,'a');\n")
+	notSQL := write("photo.sql", "\x89PNG\r\n\x1a\n")
+	badCreate := write("cut.sql", "CREATE TABLE `p` (\n  `id` int NOT NULL,\n  PRIMARY KEY (`id`)\n;\n")
+	goodPages := write("pages.yaml", "pages:\n  - name: one\n    statements:\n      - SELECT name FROM p WHERE id = {random p.id}\n")
+	unknownField := write("field.yaml", "pages:\n  - name: one\n    wieght: 3\n    statements:\n      - SELECT 1\n")
+	badColumn := write("column.yaml", "pages:\n  - name: one\n    statements:\n      - SELECT 1\n      - SELECT name FROM p WHERE id = {random p.idd}\n")
+	emptyBuild := filepath.Join(dir, "build")
+	os.MkdirAll(emptyBuild, 0o755)
 	cases := []struct {
 		args []string
 		want string
@@ -73,12 +87,12 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--neighbour", "x3"}, `--neighbour: "x3" is not one of 0, 25%, x1, x2, x4`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--param", "point_select=3"}, `unknown parameter "point_select"`},
 		{[]string{"run", "--no-such-flag"}, "unknown flag: --no-such-flag"},
-		{[]string{"run", "--quick"}, "--quick needs --study (studies with a quick variant: sysbench, redmine)"},
+		{[]string{"run", "--quick"}, "--quick needs --study (studies with a quick variant: sysbench, redmine, shop)"},
 		{[]string{"run", "--study", "default", "--quick"}, "--quick: study default has no quick variant"},
 		{[]string{"run", "--targets", "sqlite", "--workload", "redmine", "--dataset", "huge"}, `dataset "huge": want small, large or giant`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "redmine", "--param", "schema=redmine4"}, `parameter schema="redmine4": want redmine5 or redmine3.3`},
 		{[]string{"run", plan}, "plan.yaml: line 4: cannot unmarshal"},
-		{[]string{"run", "--study", "nope"}, `--study: unknown study "nope" (valid: default, redmine, sysbench)`},
+		{[]string{"run", "--study", "nope"}, `--study: unknown study "nope" (valid: default, redmine, shop, sysbench)`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100", "--duration", "1s", "--out", "/proc/shootout"}, "--out /proc/shootout"},
 		{[]string{"run", "--targets", "mysql://root:hunter2@127.0.0.1:1/sbtest", "--workload", "oltp_point_select"}, "cannot connect"},
 		{[]string{"run", "--targets", "mysql://root:hunter2@192.168.1.9/sbtest", "--workload", "oltp_point_select"}, "not a loopback address"},
@@ -89,6 +103,13 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "7"}, `--cpus: "7" is not one of the accepted forms: a cpuset list of this machine's CPUs`},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "1.5c"}, `--cpus: "1.5c" is not one of the accepted forms`},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--cpus", "999.0"}, `--cpus: "999.0" is a CPU quota outside what this machine has`},
+		{[]string{"run", "--targets", "mariadb-myisam", "--dump", notSQL, "--queries", goodPages}, "photo.sql:1: not SQL"},
+		{[]string{"run", "--targets", "mariadb-myisam", "--dump", badCreate, "--queries", goodPages}, "cut.sql:1: table p: the column list's parenthesis is never closed"},
+		{[]string{"run", "--targets", "mariadb-myisam", "--dump", goodDump, "--queries", unknownField}, `field.yaml:3: unknown field "wieght"`},
+		{[]string{"run", "--targets", "mariadb-myisam", "--dump", goodDump, "--queries", badColumn}, "column.yaml:5: page \"one\": {random p.idd}: table p has no column idd"},
+		{[]string{"run", "--targets", "mariadb-myisam", "--dump", goodDump}, "--dump and --queries go together"},
+		{[]string{"run", "--targets", "postgres,sqlite", "--dump", goodDump, "--queries", goodPages}, "--dump loads into MariaDB targets"},
+		{[]string{"run", "--targets", "mariadb-innodb@" + emptyBuild, "--workload", "shop"}, "build has no server program (bin/mariadbd or bin/mysqld)"},
 	}
 	for _, c := range cases {
 		_, stderr, code := shootout(t, nil, c.args...)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"shootout/internal/dialect"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
@@ -27,7 +28,8 @@ import (
 
 type runFlags struct {
 	study, targets, workload, dataset, clients, duration, memory, neighbour, out, trim, interval, baseline, cpus, bps, disk, repeat, app string
-	ops                                                                                                                                  int64
+	ops, reps                                                                                                                            int64
+	dump, queries                                                                                                                        string
 	rate                                                                                                                                 float64
 	iops, maxRetries, maxRepeat                                                                                                          int
 	rsd                                                                                                                                  float64
@@ -65,6 +67,7 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,2,4")
 	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
 	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after this many operations in all")
+	fl.Int64Var(&f.reps, "reps", 0, "stop each client after this many operations of its own, as siege -r (the shop study: 50)")
 	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
 	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
 	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
@@ -80,6 +83,8 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
 	fl.IntVar(&f.maxRetries, "max-retries", 10, "retries of an operation after a deadlock, lock timeout or write conflict")
 	fl.Int64Var(&f.seed, "seed", 1, "dataset seed: the same seed gives the same data on every target")
+	fl.StringVar(&f.dump, "dump", "", "your own data: a mysqldump or mariadb-dump `FILE`.sql[.gz], loaded into each MariaDB target with its tables moved to the target's engine (with --queries)")
+	fl.StringVar(&f.queries, "queries", "", "your own pages: a YAML `FILE` of named pages, each a list of statements with parameters drawn from the loaded data (with --dump; docs/workloads.md)")
 	fl.StringArrayVar(&f.params, "param", nil, "workload parameter key=value (repeatable), e.g. --param point_selects=5")
 	fl.StringVar(&f.out, "out", "", "results directory (default results/<study>-<time>)")
 	fl.BoolVar(&f.resume, "resume", false, "skip cells that already have a successful result in --out")
@@ -164,17 +169,18 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 			p.Clients = append(p.Clients, n)
 		}
 	}
+	// the bounds given on the command line replace the plan's
+	if ch("duration") || ch("ops") || ch("reps") {
+		p.Duration, p.Ops, p.Reps = "", 0, 0
+	}
 	if ch("duration") {
 		p.Duration = f.duration
-		if !ch("ops") {
-			p.Ops = 0
-		}
 	}
 	if ch("ops") {
 		p.Ops = f.ops
-		if !ch("duration") {
-			p.Duration = ""
-		}
+	}
+	if ch("reps") {
+		p.Reps = f.reps
 	}
 	if ch("rate") {
 		p.Rate = f.rate
@@ -242,6 +248,36 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 				return nil, false, fmt.Errorf("--param %q: want key=value", kv)
 			}
 			p.Params[k] = v
+		}
+	}
+	if ch("dump") || ch("queries") {
+		if f.dump == "" || f.queries == "" {
+			return nil, false, fmt.Errorf("--dump and --queries go together: your data and your pages")
+		}
+		// the user's data in place of the study's workload, on the
+		// targets a mysqldump loads into
+		p.Workloads, p.Datasets = []string{"dump"}, []string{filepath.Base(f.dump)}
+		if p.Params == nil {
+			p.Params = map[string]string{}
+		}
+		p.Params["file"], p.Params["queries"] = f.dump, f.queries
+		var kept, left []string
+		for _, name := range p.Targets {
+			if t, err := target.Lookup(name); err == nil && t.Dialect().Flavor == dialect.MySQL {
+				kept = append(kept, name)
+			} else {
+				left = append(left, name)
+			}
+		}
+		if len(kept) == 0 {
+			return nil, false, fmt.Errorf("--dump loads into MariaDB targets (mariadb-innodb, mariadb-myisam …); none of %s is one", strings.Join(p.Targets, ", "))
+		}
+		if len(left) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "--dump: %s left out (a mysqldump loads into MariaDB targets)\n", strings.Join(left, ", "))
+			p.Targets = kept
+			if !slices.Contains(kept, p.Baseline) {
+				p.Baseline = ""
+			}
 		}
 	}
 	return p, preset, nil
@@ -441,6 +477,9 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 		stop := c.Duration
 		if c.Ops > 0 {
 			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d ops", c.Ops), " or ")
+		}
+		if c.Reps > 0 {
+			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d per client", c.Reps), " or ")
 		}
 		if c.Rate > 0 {
 			stop += fmt.Sprintf(" at %g ops/s", c.Rate)

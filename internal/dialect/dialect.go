@@ -32,6 +32,9 @@ type Dialect struct {
 	// Engine is the MariaDB storage engine (innodb, rocksdb, aria, myisam,
 	// memory); empty for other flavors.
 	Engine string
+	// EngineOptions follow ENGINE= in CREATE TABLE (Aria's
+	// TRANSACTIONAL=0 for the seed's non-transactional variant).
+	EngineOptions string
 }
 
 // Placeholder returns the bind marker for the n-th (1-based) parameter.
@@ -63,6 +66,9 @@ func (d Dialect) Bind(query string) string {
 // TableOptions is appended after the closing parenthesis of CREATE TABLE.
 func (d Dialect) TableOptions() string {
 	if d.Flavor == MySQL && d.Engine != "" {
+		if d.EngineOptions != "" {
+			return " ENGINE=" + d.Engine + " " + d.EngineOptions
+		}
 		return " ENGINE=" + d.Engine
 	}
 	return ""

@@ -8,7 +8,8 @@ import (
 )
 
 // Column is one column of a portable table definition. Type is one of
-// int, bigint, str(N), text, longtext, bool, datetime, date, float; Default
+// int, bigint, str(N), text, longtext, bool, datetime, date, float, money
+// (a price: two decimals, exact); Default
 // is written as SQL (a number, a quoted string, TRUE or FALSE) or empty.
 type Column struct {
 	Name    string
@@ -44,13 +45,13 @@ func (d Dialect) ColumnType(t string) string {
 	switch d.Flavor {
 	case Postgres:
 		return map[string]string{"int": "INTEGER", "bigint": "BIGINT", "str": "VARCHAR(" + n + ")", "text": "TEXT",
-			"longtext": "TEXT", "bool": "BOOLEAN", "datetime": "TIMESTAMP", "date": "DATE", "float": "DOUBLE PRECISION"}[t]
+			"longtext": "TEXT", "bool": "BOOLEAN", "datetime": "TIMESTAMP", "date": "DATE", "float": "DOUBLE PRECISION", "money": "NUMERIC(12,2)"}[t]
 	case SQLite:
 		return map[string]string{"int": "INTEGER", "bigint": "BIGINT", "str": "VARCHAR(" + n + ")", "text": "TEXT",
-			"longtext": "TEXT", "bool": "BOOLEAN", "datetime": "DATETIME", "date": "DATE", "float": "FLOAT"}[t]
+			"longtext": "TEXT", "bool": "BOOLEAN", "datetime": "DATETIME", "date": "DATE", "float": "FLOAT", "money": "NUMERIC"}[t]
 	default:
 		return map[string]string{"int": "INT", "bigint": "BIGINT", "str": "VARCHAR(" + n + ")", "text": "TEXT",
-			"longtext": "LONGTEXT", "bool": "TINYINT(1)", "datetime": "DATETIME", "date": "DATE", "float": "DOUBLE"}[t]
+			"longtext": "LONGTEXT", "bool": "TINYINT(1)", "datetime": "DATETIME", "date": "DATE", "float": "DOUBLE", "money": "DECIMAL(12,2)"}[t]
 	}
 }
 

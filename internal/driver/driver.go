@@ -23,6 +23,9 @@ type Config struct {
 	Clients  int
 	Duration time.Duration // stop after this long (0: only Ops bounds the run)
 	Ops      int64         // stop after this many operations in all (0: only Duration)
+	// Reps stops each client after this many operations of its own, as
+	// siege -r does (0: no such limit); the run ends when the last ends.
+	Reps int64
 	// Rate is the target operations per second over all clients (0: closed
 	// loop). With a rate, latency counts from the intended start time, so a
 	// stalled server shows up in the percentiles instead of hiding.
@@ -45,7 +48,7 @@ func (c Config) Validate() error {
 	switch {
 	case c.Clients < 1:
 		return fmt.Errorf("clients must be at least 1, got %d", c.Clients)
-	case c.Duration <= 0 && c.Ops <= 0:
+	case c.Duration <= 0 && c.Ops <= 0 && c.Reps <= 0:
 		return errors.New("a run needs a duration or an operation count")
 	case c.Trim < 0 || c.Trim >= 0.5:
 		return fmt.Errorf("trim must be in [0, 0.5), got %v", c.Trim)
@@ -144,11 +147,15 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 				keepCounters(w)
 				w.Close()
 			}()
+			var mine int64
 			for {
 				if runCtx.Err() != nil {
 					return
 				}
 				if cfg.Ops > 0 && atomic.AddInt64(&issued, 1) > cfg.Ops {
+					return
+				}
+				if mine++; cfg.Reps > 0 && mine > cfg.Reps {
 					return
 				}
 				var intended time.Time

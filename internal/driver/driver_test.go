@@ -74,6 +74,40 @@ func TestOpsLimitIsExactAndCountsQueries(t *testing.T) {
 	}
 }
 
+// Reps is siege's -r: every client runs exactly its own number of
+// operations, the fast ones do not take over the slow one's, and the run
+// lasts until the slowest has run its last.
+func TestRepsBoundEachClient(t *testing.T) {
+	cfg := base()
+	cfg.Clients, cfg.Reps = 3, 7
+	var connects int64
+	connect := func(ctx context.Context, client int) (workload.Worker, error) {
+		atomic.AddInt64(&connects, 1)
+		var n, aborts int64
+		pause := time.Duration(0)
+		if client == 0 {
+			pause = 3 * time.Millisecond
+		}
+		return &scriptWorker{do: func(int64) (time.Duration, error) { return pause, nil }, n: &n, aborts: &aborts}, nil
+	}
+	start := time.Now()
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events != 21 {
+		t.Fatalf("%d events, want 3 clients x 7", res.Events)
+	}
+	for i, e := range res.PerClientEvents {
+		if e != 7 {
+			t.Fatalf("client %d ran %d operations, want 7: %v", i, e, res.PerClientEvents)
+		}
+	}
+	if took := time.Since(start); took < 7*3*time.Millisecond {
+		t.Fatalf("the run ended after %v, before the slow client's 7 operations", took)
+	}
+}
+
 func TestTrimmingDropsSlowWarmupAndTail(t *testing.T) {
 	cfg := base()
 	cfg.Clients = 1

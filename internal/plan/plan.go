@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -38,6 +39,7 @@ type Plan struct {
 	Clients   []int             `yaml:"clients"`
 	Duration  string            `yaml:"duration"`
 	Ops       int64             `yaml:"ops"`
+	Reps      int64             `yaml:"reps"`
 	Rate      float64           `yaml:"rate"`
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
@@ -159,7 +161,7 @@ func yamlError(err error) string {
 }
 
 func planKeys() []string {
-	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "rate",
+	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "reps", "rate",
 		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
 }
 
@@ -264,6 +266,9 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	wls := map[string]workload.Workload{}
 	for _, name := range p.Workloads {
 		w, err := workload.New(name, p.Params)
+		if err != nil && p.file == "" && strings.HasPrefix(err.Error(), "--") {
+			return nil, err // it names its own flag (--dump, --queries)
+		}
 		if err != nil {
 			key := "workloads"
 			if strings.Contains(err.Error(), "parameter") {
@@ -310,8 +315,11 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	if p.Ops < 0 {
 		return nil, p.errAt("ops", "must not be negative")
 	}
-	if r.Duration == 0 && p.Ops == 0 {
-		return nil, p.errAt("duration", "give a duration (such as 60s) or an operation count (ops)")
+	if p.Reps < 0 {
+		return nil, p.errAt("reps", "must not be negative")
+	}
+	if r.Duration == 0 && p.Ops == 0 && p.Reps == 0 {
+		return nil, p.errAt("duration", "give a duration (such as 60s), an operation count (ops) or operations per client (reps)")
 	}
 	if p.Rate < 0 {
 		return nil, p.errAt("rate", "must not be negative")
@@ -458,7 +466,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 								}
 								cell := result.Cell{
 									Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-									Conditions: cond, Repeat: rep, Ops: p.Ops, Rate: p.Rate,
+									Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
 								}
 								if r.Duration > 0 {
 									cell.Duration = r.Duration.String()
@@ -483,6 +491,17 @@ func CellID(c result.Cell) string {
 	if strings.Contains(t, "://") {
 		h := sha256.Sum256([]byte(target.Redact(t)))
 		t = "ext-" + strings.SplitN(t, ":", 2)[0] + "-" + hex.EncodeToString(h[:4])
+	} else if name, dir, ok := strings.Cut(t, "@"); ok {
+		// another build: named by its directory's last element and a
+		// hash of the whole path, so two builds never share an id
+		h := sha256.Sum256([]byte(dir))
+		base := strings.Map(func(r rune) rune {
+			if r == '.' || r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+				return r
+			}
+			return '_'
+		}, filepath.Base(dir))
+		t = name + "-at-" + base + "-" + hex.EncodeToString(h[:3])
 	}
 	n := strings.NewReplacer("%", "pct").Replace(c.Conditions.Neighbour)
 	id := fmt.Sprintf("%s__%s__%s__c%d__n%s", t, c.Workload, c.Dataset, c.Clients, n)
@@ -524,9 +543,10 @@ func conditionsHash(c result.Cell) string {
 	rest := struct {
 		Duration   string
 		Ops        int64
+		Reps       int64 `json:",omitempty"`
 		Rate       float64
 		Conditions result.Conditions
-	}{c.Duration, c.Ops, c.Rate, c.Conditions}
+	}{c.Duration, c.Ops, c.Reps, c.Rate, c.Conditions}
 	b, _ := json.Marshal(rest)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:4])

@@ -15,7 +15,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 	}{
 		{"unknown key", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduraton: 5s\n", "line 4: field duraton not found"},
 		{"unknown target", "targets: [sqlite, oracle]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "line 1: targets: unknown target \"oracle\" (valid: sqlite, mariadb-innodb"},
-		{"unknown workload", "targets: [sqlite]\nworkloads: [tpcc]\ndatasets: [1000]\nduration: 5s\n", "line 2: workloads: unknown workload \"tpcc\" (valid: oltp_delete"},
+		{"unknown workload", "targets: [sqlite]\nworkloads: [tpcc]\ndatasets: [1000]\nduration: 5s\n", "line 2: workloads: unknown workload \"tpcc\" (valid: dump, oltp_delete"},
 		{"bad dataset", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [lots]\nduration: 5s\n", "line 3: datasets: dataset \"lots\": want a table size"},
 		{"bad clients", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nclients: [0]\nduration: 5s\n", "line 4: clients: 0 is not a client count"},
 		{"bad duration", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: soon\n", "line 4: duration: \"soon\" is not a duration"},
@@ -211,5 +211,14 @@ func TestAppAxis(t *testing.T) {
 	b.Conditions.App = "redmine"
 	if CellID(a) == CellID(b) || a.Label() == b.Label() {
 		t.Fatalf("a cell through Redmine needs its own id and label: %s %s", CellID(b), b.Label())
+	}
+}
+
+// A cell on another build has a file-name-safe id of its own.
+func TestCellIDOfAnotherBuild(t *testing.T) {
+	a := CellID(result.Cell{Target: "mariadb-innodb@/opt/mariadb-11.4.5", Workload: "shop", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}})
+	b := CellID(result.Cell{Target: "mariadb-innodb@/srv/mariadb-11.4.5", Workload: "shop", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}})
+	if strings.ContainsAny(a, "/@ ") || !strings.HasPrefix(a, "mariadb-innodb-at-mariadb-11.4.5-") || a == b {
+		t.Fatalf("ids %q and %q", a, b)
 	}
 }

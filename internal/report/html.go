@@ -451,6 +451,11 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	cost.Figures = append(cost.Figures, figure{Heading: "Throughput and cost, per cell", Table: costTable(g, targets)})
 
 	vg.Sections = []section{mean, pct, tput, cost}
+	if siegeStyle(g) {
+		head, rows := siegeTable(g, targets[0])
+		vg.Sections = append([]section{{Title: "The seed's table (siege)", Note: siegeLegend + "; × = ETime over " + targets[0] + "'s.",
+			Figures: []figure{{Table: &table{Head: head, Rows: rows}}}}}, vg.Sections...)
+	}
 	return vg
 }
 

@@ -35,6 +35,9 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 			base = g.targets[0]
 		}
 		others := without(g.targets, base)
+		if siegeStyle(g) {
+			writeSiegeTable(w, g, base)
+		}
 		for _, op := range opsOf(g.files) {
 			fmt.Fprintf(w, "\n%s, operation %q: trimmed mean time (ms); × = times slower than %s\n", g.title, op, base)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

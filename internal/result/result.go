@@ -30,7 +30,10 @@ type Cell struct {
 	Repeat     int               `json:"repeat"`
 	Duration   string            `json:"duration,omitempty"`
 	Ops        int64             `json:"ops,omitempty"`
-	Rate       float64           `json:"rate,omitempty"`
+	// Reps is each client's operations (siege -r), when the run is
+	// bounded so
+	Reps int64   `json:"reps,omitempty"`
+	Rate float64 `json:"rate,omitempty"`
 }
 
 // Conditions are everything besides the cell's name fields that can change
@@ -208,6 +211,9 @@ type Load struct {
 	// Note says what settling could not finish (InnoDB pages still dirty
 	// when its wait ran out).
 	Note string `json:"note,omitempty"`
+	// Notes say what the load changed to fit the engine (a dump's foreign
+	// keys or FULLTEXT indexes an engine cannot have).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Client is what shootout itself cost, so readers can see it was not the

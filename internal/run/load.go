@@ -38,6 +38,16 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 		}
 		claim = c
 	}
+	if sc, ok := w.(workload.SchemaChecker); ok {
+		notes, err := sc.CheckSchema(d, ds)
+		if err != nil {
+			return fmt.Errorf("schema on %s: %w", t.Name(), err)
+		}
+		f.Load.Notes = notes
+		for _, n := range notes {
+			logf(r.Log, "%s", n)
+		}
+	}
 	start := time.Now()
 	schema := w.Schema(d, ds)
 	if err := execAll(ctx, db, schema); err != nil {
@@ -63,7 +73,7 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance
 		}
 	}
 	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables,
-		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema)}
+		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema), Notes: f.Load.Notes}
 	if f.Load.Seconds > 0 {
 		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
 	}

@@ -142,6 +142,9 @@ func describeStop(c driver.Config) string {
 	if c.Ops > 0 {
 		parts = append(parts, fmt.Sprintf("%d operations", c.Ops))
 	}
+	if c.Reps > 0 {
+		parts = append(parts, fmt.Sprintf("%d operations per client", c.Reps))
+	}
 	if c.Rate > 0 {
 		parts = append(parts, fmt.Sprintf("at %.0f ops/s", c.Rate))
 	}

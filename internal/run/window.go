@@ -27,7 +27,7 @@ type measured struct {
 // driverConfig is the cell's run as the driver takes it.
 func (c *cellRun) driverConfig() driver.Config {
 	// the plan's typed values, parsed once when it was resolved
-	return driver.Config{Clients: c.cell.Clients, Duration: c.res.Duration, Ops: c.cell.Ops, Rate: c.cell.Rate, Trim: c.res.Trim,
+	return driver.Config{Clients: c.cell.Clients, Duration: c.res.Duration, Ops: c.cell.Ops, Reps: c.cell.Reps, Rate: c.cell.Rate, Trim: c.res.Trim,
 		Interval: c.res.Interval, MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log}
 }
 

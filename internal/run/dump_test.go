@@ -1,0 +1,80 @@
+package run
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"shootout/internal/plan"
+)
+
+// TestARealDumpOnEveryEngine loads a real mariadb-dump (the help tables
+// MariaDB's own setup fills, Aria in the dump) into MyISAM, Aria, InnoDB
+// and MyRocks, with every table moved to the engine, and walks a queries
+// file over it; MEMORY refuses the dump naming the table and the column.
+func TestARealDumpOnEveryEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	dump, _ := filepath.Abs("../workload/dump/testdata/mariadb-help.sql.gz")
+	pages, _ := filepath.Abs("../workload/dump/testdata/help-pages.yaml")
+	// rows per table in the dump, as mariadb-install-db filled them
+	engines := map[string]string{"mariadb-myisam": "MyISAM", "mariadb-aria": "Aria", "mariadb-innodb": "InnoDB", "mariadb-rocksdb": "ROCKSDB", "mariadb-memory": "MEMORY"}
+	var rows map[string]int64
+	for _, name := range []string{"mariadb-myisam", "mariadb-aria", "mariadb-innodb", "mariadb-rocksdb", "mariadb-memory"} {
+		t.Run(name, func(t *testing.T) {
+			requireTargets(t, name)
+			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"mariadb-help.sql.gz"},
+				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{4}, Reps: 10, Interval: "0s", Trim: new(float64)}
+			var wrongEngine []string
+			r := &Runner{beforeCheck: func(ctx context.Context, db *sql.DB) error {
+				rs, err := db.QueryContext(ctx, "SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'help%'")
+				if err != nil {
+					return err
+				}
+				defer rs.Close()
+				for rs.Next() {
+					var tb, eng string
+					if err := rs.Scan(&tb, &eng); err != nil {
+						return err
+					}
+					if !strings.EqualFold(eng, engines[name]) {
+						wrongEngine = append(wrongEngine, tb+" is "+eng)
+					}
+				}
+				return rs.Err()
+			}}
+			got := runPlan(t, p, r, 1)
+			f := got[0]
+			if name == "mariadb-memory" {
+				if f.OK() || !strings.Contains(f.Status, "table help_category: MEMORY cannot hold column url (TEXT)") {
+					t.Fatalf("MEMORY: %s, want the table and column it cannot hold", f.Status)
+				}
+				return
+			}
+			if !f.OK() {
+				t.Fatalf("cell: %s; invariants %+v", f.Status, f.Invariants)
+			}
+			if f.Throughput.Events != 40 || f.Counters["pages"] != 40 || f.Throughput.Reads < 40 {
+				t.Errorf("%d pages (%d reads), want 4 clients x 10", f.Throughput.Events, f.Throughput.Reads)
+			}
+			if f.Load.Tables["help_topic"] < 500 || f.Load.Tables["help_relation"] < 500 {
+				t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
+			}
+			if rows == nil {
+				rows = f.Load.Tables
+			} else {
+				for tb, n := range rows {
+					if f.Load.Tables[tb] != n {
+						t.Errorf("%s: %d rows, the first engine had %d", tb, f.Load.Tables[tb], n)
+					}
+				}
+			}
+			if len(wrongEngine) > 0 {
+				t.Errorf("tables not moved to %s: %v", engines[name], wrongEngine)
+			}
+		})
+	}
+}

@@ -1,0 +1,345 @@
+// Package dump is the user's own shop: their mysqldump loaded into each
+// MySQL-compatible target with its tables moved to the target's engine,
+// and their own pages (a queries file) walked as siege walks urls.txt.
+// Seed 001's lesson was that only one's own data and pages can tell.
+package dump
+
+import (
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/mysqldump"
+	"shootout/internal/workload"
+)
+
+func init() {
+	workload.Register("dump", "your own data and pages: a mysqldump (param file=, or --dump) loaded into each MariaDB engine, your pages (param queries=, or --queries) walked as siege walks urls.txt",
+		func(params map[string]string) (workload.Workload, error) {
+			w := &Workload{loadParallel: 4}
+			for k, v := range params {
+				switch k {
+				case "file":
+					w.file = v
+				case "queries":
+					w.queriesFile = v
+				case "order":
+					if v != "list" && v != "random" {
+						return nil, fmt.Errorf("parameter order=%q: want list or random", v)
+					}
+					w.random = v == "random"
+				case "load_parallel":
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 1 || n > 64 {
+						return nil, fmt.Errorf("parameter load_parallel=%q: want a number from 1 to 64", v)
+					}
+					w.loadParallel = n
+				default:
+					return nil, fmt.Errorf("unknown parameter %q for dump (valid: file, queries, order, load_parallel)", k)
+				}
+			}
+			if w.file == "" || w.queriesFile == "" {
+				return nil, errors.New("the dump workload needs your dump and your pages: --dump FILE.sql[.gz] --queries PAGES.yaml")
+			}
+			if err := w.read(); err != nil {
+				return nil, err
+			}
+			return w, nil
+		})
+}
+
+// Workload is a user's dump and pages, read and checked.
+type Workload struct {
+	file, queriesFile string
+	random            bool
+	loadParallel      int
+
+	tables []*mysqldump.CreateTable
+	byName map[string]*mysqldump.CreateTable
+	pages  []page
+	hits   int
+
+	mu      sync.Mutex
+	loaded  map[string]int64 // rows the dump's INSERTs gave, per table
+	skipped int
+	values  map[string]*column
+}
+
+func (w *Workload) Name() string { return "dump" }
+func (w *Workload) Description() string {
+	return "your dump " + filepath.Base(w.file) + " and your pages " + filepath.Base(w.queriesFile)
+}
+func (w *Workload) Ops() []string { return []string{"page"} }
+
+// DefaultDataset is the dump's file name: the data is the dump.
+func (w *Workload) DefaultDataset() string { return filepath.Base(w.file) }
+
+func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
+	if spec != filepath.Base(w.file) {
+		return workload.Dataset{}, fmt.Errorf("dataset %q: the dump workload's data is the dump, %s", spec, filepath.Base(w.file))
+	}
+	st, err := os.Stat(w.file)
+	if err != nil {
+		return workload.Dataset{}, err
+	}
+	return workload.Dataset{Name: spec, Seed: seed, LoadRows: st.Size()}, nil
+}
+
+// open reads the dump, gunzipped when it is .gz.
+func (w *Workload) open() (io.ReadCloser, error) {
+	f, err := os.Open(w.file)
+	if err != nil {
+		return nil, fmt.Errorf("--dump: %w", err)
+	}
+	if !strings.HasSuffix(w.file, ".gz") {
+		return f, nil
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--dump %s: not gzip: %w", w.file, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{z, f}, nil
+}
+
+// read checks the dump (every statement splits, every CREATE TABLE
+// parses) and the pages against its tables, before anything starts.
+func (w *Workload) read() error {
+	r, err := w.open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	s := mysqldump.NewScanner(r, w.file)
+	w.byName = map[string]*mysqldump.CreateTable{}
+	statements := 0
+	for s.Scan() {
+		st := s.Statement()
+		statements++
+		if !mysqldump.IsCreateTable(st.Text) {
+			if statements == 1 && !looksLikeSQL(st.Text) {
+				return fmt.Errorf("--dump %s:%d: not SQL (%.40q): want mysqldump or mariadb-dump output", w.file, st.Line, st.Text)
+			}
+			continue
+		}
+		ct, err := mysqldump.ParseCreateTable(st.Text)
+		if err != nil {
+			return fmt.Errorf("--dump %s:%d: %v", w.file, st.Line, err)
+		}
+		w.tables = append(w.tables, ct)
+		w.byName[strings.ToLower(ct.Name)] = ct
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("--dump %w", err)
+	}
+	if len(w.tables) == 0 {
+		return fmt.Errorf("--dump %s: no CREATE TABLE: want mysqldump or mariadb-dump output with the tables' structure", w.file)
+	}
+	return w.readPages()
+}
+
+var sqlStart = regexp.MustCompile(`(?i)^(/\*!|SET|DROP|CREATE|INSERT|REPLACE|LOCK|USE|ALTER|START|BEGIN)`)
+
+func looksLikeSQL(s string) bool { return sqlStart.MatchString(s) }
+
+// engineOf is the target's engine and options after ENGINE=.
+func engineOf(d dialect.Dialect) (string, string, error) {
+	if d.Flavor != dialect.MySQL || d.Engine == "" {
+		return "", "", fmt.Errorf("a mysqldump loads into MariaDB or MySQL targets (mariadb-innodb, mariadb-myisam …), not %s", d.Flavor)
+	}
+	return d.Engine, d.EngineOptions, nil
+}
+
+// CheckSchema moves every table to the target's engine and says what was
+// changed, or refuses naming the table and the reason.
+func (w *Workload) CheckSchema(d dialect.Dialect, ds workload.Dataset) ([]string, error) {
+	engine, opts, err := engineOf(d)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	for _, t := range w.tables {
+		mv, err := t.MoveTo(engine, opts, true)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, mv.Notes...)
+	}
+	return notes, nil
+}
+
+func (w *Workload) moved(d dialect.Dialect) []mysqldump.Moved {
+	engine, opts, err := engineOf(d)
+	if err != nil {
+		return nil // CheckSchema refused the cell before this
+	}
+	var out []mysqldump.Moved
+	for _, t := range w.tables {
+		if mv, err := t.MoveTo(engine, opts, true); err == nil {
+			out = append(out, mv)
+		}
+	}
+	return out
+}
+
+func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, mv := range w.moved(d) {
+		out = append(out, "DROP TABLE IF EXISTS `"+strings.ReplaceAll(mv.Table, "`", "``")+"`", mv.Create)
+	}
+	return out
+}
+
+// PostLoad adds the secondary keys the load went without.
+func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	var out []string
+	for _, mv := range w.moved(d) {
+		if mv.AddKeys != "" {
+			out = append(out, mv.AddKeys)
+		}
+	}
+	return out
+}
+
+var insertInto = regexp.MustCompile("(?is)^(?:INSERT|REPLACE)\\s+(?:(?:LOW_PRIORITY|DELAYED|HIGH_PRIORITY|IGNORE)\\s+)*(?:INTO\\s+)?(`(?:[^`]|``)+`|[A-Za-z0-9_$]+)")
+
+// Load sends the dump's INSERTs, a table's in the dump's order on one of
+// loadParallel connections, tables side by side; progress is in bytes of
+// the dump read. Everything but the tables' rows (the dump's SET and LOCK
+// statements, views, triggers, routines) is left out and counted.
+func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
+	start := time.Now()
+	r, err := w.open()
+	if err != nil {
+		return workload.LoadStats{}, err
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := w.loadParallel
+	queues := make([]chan mysqldump.Statement, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	rows := map[string]int64{}
+	secs := map[string]float64{}
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+		mu.Unlock()
+	}
+	for i := range queues {
+		queues[i] = make(chan mysqldump.Statement, 4)
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return workload.LoadStats{}, err
+		}
+		// as the dump itself sets them: its rows are consistent already
+		for _, q := range []string{"SET NAMES utf8mb4", "SET SESSION unique_checks = 0", "SET SESSION foreign_key_checks = 0", "SET SESSION sql_mode = 'NO_AUTO_VALUE_ON_ZERO'"} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				conn.Close()
+				return workload.LoadStats{}, fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		wg.Add(1)
+		go func(q chan mysqldump.Statement, conn *sql.Conn) {
+			defer wg.Done()
+			defer conn.Close()
+			for st := range q {
+				if ctx.Err() != nil {
+					continue
+				}
+				m := insertInto.FindStringSubmatch(st.Text)
+				table := strings.ToLower(strings.ReplaceAll(strings.Trim(m[1], "`"), "``", "`"))
+				t0 := time.Now()
+				res, err := conn.ExecContext(ctx, st.Text)
+				if err != nil {
+					fail(fmt.Errorf("%s:%d: %w", w.file, st.Line, err))
+					continue
+				}
+				got, _ := res.RowsAffected()
+				mu.Lock()
+				rows[table] += got
+				secs[table] += time.Since(t0).Seconds()
+				mu.Unlock()
+			}
+		}(queues[i], conn)
+	}
+	s := mysqldump.NewScanner(r, w.file)
+	var read int64
+	skipped := 0
+	for s.Scan() {
+		st := s.Statement()
+		if progress != nil {
+			progress(s.Bytes - read)
+			read = s.Bytes
+		}
+		m := insertInto.FindStringSubmatch(st.Text)
+		if m == nil {
+			if !mysqldump.IsCreateTable(st.Text) {
+				skipped++
+			}
+			continue
+		}
+		table := strings.ToLower(strings.ReplaceAll(strings.Trim(m[1], "`"), "``", "`"))
+		if w.byName[table] == nil {
+			fail(fmt.Errorf("%s:%d: INSERT into %s, which the dump does not create", w.file, st.Line, table))
+			break
+		}
+		select {
+		case queues[shard(table, n)] <- st:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	for _, q := range queues {
+		close(q)
+	}
+	wg.Wait()
+	if err := s.Err(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	var total int64
+	for _, c := range rows {
+		total += c
+	}
+	w.mu.Lock()
+	w.loaded, w.skipped = rows, skipped
+	w.mu.Unlock()
+	return workload.LoadStats{Rows: total, Seconds: time.Since(start).Seconds(), Tables: rows, TableSeconds: secs}, firstErr
+}
+
+func shard(table string, n int) int {
+	h := 0
+	for i := 0; i < len(table); i++ {
+		h = h*31 + int(table[i])
+	}
+	if h < 0 {
+		h = -h
+	}
+	return h % n
+}
+
+// Loaded is never true: a dump is loaded into a database shootout made.
+func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (bool, error) {
+	return false, nil
+}

@@ -1,0 +1,210 @@
+// Package shop is seed 001's web shop: a products table of ~200 columns
+// joined to ten lookup tables, and the shop's 50 most visited pages, each
+// the statements a classic PHP or Perl shop sends to render it, walked as
+// siege walks urls.txt. One operation is one page.
+package shop
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+)
+
+func init() {
+	workload.Register("shop", "web shop (seed 001): 40,000 products × ~200 columns and ten lookup tables; one operation = one of the shop's 50 most visited pages, walked in order as siege -f urls.txt (98% reads, 2% checkout writes)",
+		func(params map[string]string) (workload.Workload, error) {
+			opt := options{LoadParallel: 4}
+			for k, v := range params {
+				switch k {
+				case "order":
+					switch v {
+					case "list":
+					case "random":
+						opt.Random = true
+					default:
+						return nil, fmt.Errorf("parameter order=%q: want list (siege's walk down urls.txt) or random (siege -i: pages drawn by their hits)", v)
+					}
+				case "load_parallel":
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 1 || n > 64 {
+						return nil, fmt.Errorf("parameter load_parallel=%q: want a number from 1 to 64", v)
+					}
+					opt.LoadParallel = n
+				default:
+					return nil, fmt.Errorf("unknown parameter %q for shop (valid: order, load_parallel)", k)
+				}
+			}
+			return &Workload{opt: opt, worlds: map[string]*world{}}, nil
+		})
+}
+
+type options struct {
+	// Random draws pages by their hits (siege -i) instead of walking the
+	// list from the top
+	Random       bool
+	LoadParallel int
+}
+
+// Workload is the shop, configured.
+type Workload struct {
+	opt options
+
+	mu     sync.Mutex
+	worlds map[string]*world
+	// the first few pages that read other rows than the data holds
+	wrongs  []string
+	wrongsN int64
+}
+
+func (w *Workload) Name() string { return "shop" }
+func (w *Workload) Description() string {
+	return "web shop (seed 001): the 50 most visited pages of a 40,000-product shop"
+}
+func (w *Workload) Ops() []string          { return []string{"page"} }
+func (w *Workload) DefaultDataset() string { return "40000" }
+
+// Version names the pages' definition.
+func (w *Workload) Version() string { return "1" }
+
+// Dataset is a number of products: the seed's shop had 40,000 (~300 MB in
+// MyISAM); tests use a few thousand.
+func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
+	n, err := strconv.Atoi(spec)
+	if err != nil || n < 1000 || n > 10_000_000 {
+		return workload.Dataset{}, fmt.Errorf("dataset %q: want a number of products from 1000 to 10000000 (the seed's shop: 40000)", spec)
+	}
+	return workload.Dataset{Name: spec, Rows: int64(n), Seed: seed, LoadRows: shape{n}.loadRows()}, nil
+}
+
+func (w *Workload) world(ds workload.Dataset) (*world, error) {
+	n, err := strconv.Atoi(ds.Name)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %q: want a number of products", ds.Name)
+	}
+	key := fmt.Sprintf("%d/%d", n, ds.Seed)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if wd := w.worlds[key]; wd != nil {
+		return wd, nil
+	}
+	wd := newWorld(ds.Seed, shape{n})
+	w.worlds[key] = wd
+	return wd, nil
+}
+
+// Pages is the page list of a dataset, for docs and `shootout describe`.
+func (w *Workload) Pages(ds workload.Dataset) ([]string, error) {
+	wd, err := w.world(ds)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range wd.pages {
+		out = append(out, fmt.Sprintf("%s (%s, %d hits)", p.Name, p.Kind, p.Weight))
+	}
+	return out, nil
+}
+
+func (w *Workload) wrong(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.wrongsN++
+	if len(w.wrongs) < 3 {
+		w.wrongs = append(w.wrongs, msg)
+	}
+}
+
+func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
+	return workload.CreateTables(d, tables())
+}
+
+func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	return workload.IndexTables(d, tables())
+}
+
+func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
+	return workload.LoadBatches(ctx, db, d, batches(ds.Seed, shape{int(ds.Rows)}), w.opt.LoadParallel, progress)
+}
+
+// Loaded is true when the products are there and no checkout has run.
+func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (bool, error) {
+	var products, orders int64
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM products").Scan(&products); err != nil {
+		return false, nil
+	}
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM orders").Scan(&orders); err != nil {
+		return false, nil
+	}
+	return products == ds.Rows && orders == 0, nil
+}
+
+// counted are the tables whose rows the checkouts add.
+var counted = []string{"carts", "cart_items", "orders", "order_items"}
+
+func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
+	st := workload.State{}
+	for _, t := range counted {
+		var n int64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+t).Scan(&n); err != nil {
+			return nil, fmt.Errorf("read %s before the run: %w", t, err)
+		}
+		st[t] = n
+	}
+	var stock, reserved sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT SUM(stock), SUM(reserved) FROM products").Scan(&stock, &reserved); err != nil {
+		return nil, fmt.Errorf("read the stock before the run: %w", err)
+	}
+	st["stock"], st["reserved"] = stock.Int64, reserved.Int64
+	w.mu.Lock()
+	w.wrongs, w.wrongsN = nil, 0
+	w.mu.Unlock()
+	return st, nil
+}
+
+// Check: the rows the checkouts committed are there, the stock moved by
+// what they sold, and every page whose rows the generator knows read them.
+func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, before workload.State, counters map[string]int64) workload.Invariants {
+	inv := workload.Invariants{OK: true}
+	failf := func(format string, args ...any) {
+		inv.OK = false
+		inv.Failures = append(inv.Failures, fmt.Sprintf(format, args...))
+	}
+	for _, t := range counted {
+		var n int64
+		if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+t).Scan(&n); err != nil {
+			failf("read %s: %v", t, err)
+			continue
+		}
+		if want := before[t] + counters[t]; n != want {
+			failf("%s: %d rows, want %d before + %d committed", t, n, before[t], counters[t])
+		} else {
+			inv.Checked = append(inv.Checked, fmt.Sprintf("%s: %d rows = %d before + %d committed", t, n, before[t], counters[t]))
+		}
+	}
+	var stock, reserved sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT SUM(stock), SUM(reserved) FROM products").Scan(&stock, &reserved); err != nil {
+		failf("read the stock: %v", err)
+	} else if q := counters["qty_sold"]; stock.Int64 != before["stock"]-q || reserved.Int64 != before["reserved"]+q {
+		failf("stock %d and reserved %d, want %d and %d after %d items sold", stock.Int64, reserved.Int64, before["stock"]-q, before["reserved"]+q, q)
+	} else {
+		inv.Checked = append(inv.Checked, fmt.Sprintf("stock moved to reserved by the %d items sold", q))
+	}
+	w.mu.Lock()
+	wrongs, n := append([]string(nil), w.wrongs...), w.wrongsN
+	w.mu.Unlock()
+	if n > 0 {
+		failf("%d page reads found other rows than the data holds: %s", n, strings.Join(wrongs, "; "))
+	} else {
+		inv.Checked = append(inv.Checked, fmt.Sprintf("%d counts and products read by the pages are what the generated data holds", counters["checked_counts"]))
+	}
+	if o := counters["out_of_stock"]; o > 0 {
+		inv.Drift = append(inv.Drift, fmt.Sprintf("%d checkouts found a product sold out and ordered nothing", o))
+	}
+	return inv
+}
