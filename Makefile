@@ -5,13 +5,17 @@ SHELL   := /bin/bash
 BIN     := bin/shootout
 GO      ?= go
 DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs \
-            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma
+            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip
 OUT     ?= results/demo
 PKGS    ?= $(DEB_PKGS)
+# another build of MariaDB for the tests and the shop study (11.4.5 from
+# Maven Central beside Debian's 10.11): scripts/fetch-mariadb-build.sh
+BUILDS  ?= /var/cache/shootout/builds
+MARIADB_BUILD := $(BUILDS)/mariadb-11.4.5
 # what test-cgroup2 boots: Debian's kernel (cgroup v2) under qemu's TCG
 GUEST_PKGS := qemu-system-x86 linux-image-amd64 busybox-static cpio
 
-.PHONY: all build deps deps-guest demo test test-unit test-cgroup2 bench vet fmt clean
+.PHONY: all build deps deps-builds deps-guest demo test test-unit test-cgroup2 bench vet fmt clean
 
 all: build
 
@@ -40,11 +44,18 @@ demo: deps build
 	./$(BIN) run --study default --out $(OUT)-$$(date +%Y%m%d-%H%M%S)
 
 test: deps
+	$(MAKE) --no-print-directory deps-builds
 	gofmt -l . | (! grep .) || (echo "gofmt needed on the files above" >&2; exit 1)
 	$(GO) vet ./...
 	# one package at a time: the packages that start servers measure the
 	# disk and the CPU, which tests of another package would share
 	$(GO) test -p 1 -count=1 -timeout 20m ./...
+
+# deps-builds puts MariaDB 11.4.5's own binaries in $(MARIADB_BUILD).
+deps-builds:
+	@if [ ! -x $(MARIADB_BUILD)/bin/mariadbd ]; then \
+	  scripts/fetch-mariadb-build.sh 11.4.5 $(BUILDS); \
+	fi
 
 # deps-guest installs what test and test-cgroup2 need, with one apt-get update.
 deps-guest:
