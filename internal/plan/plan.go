@@ -54,12 +54,16 @@ type Plan struct {
 	CPUs      string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
 	Neighbour []string `yaml:"neighbour"`
 	// App: none (SQL clients) and/or an application in the loop (redmine)
-	App        []string                     `yaml:"app"`
-	Trim       *float64                     `yaml:"trim"`
-	Interval   string                       `yaml:"interval"`
-	Seed       int64                        `yaml:"seed"`
-	Settings   map[string]map[string]string `yaml:"settings"`
-	MaxRetries *int                         `yaml:"max_retries"`
+	App      []string                     `yaml:"app"`
+	Trim     *float64                     `yaml:"trim"`
+	Interval string                       `yaml:"interval"`
+	Seed     int64                        `yaml:"seed"`
+	Settings map[string]map[string]string `yaml:"settings"`
+	// SettingsFile gives a target the settings of a my.cnf (its
+	// [mysqld], [mariadb], [mariadbd] and [server] groups), as seed 001
+	// gave its servers; settings: for the same target win.
+	SettingsFile map[string]string `yaml:"settings_file"`
+	MaxRetries   *int              `yaml:"max_retries"`
 	// NeighbourFile bounds the file fio neighbours read and write.
 	NeighbourFile string `yaml:"neighbour_file"`
 	// DatasetMemory gives a dataset its own VM size, as the seed paired
@@ -139,7 +143,71 @@ func Parse(name string, b []byte) (*Plan, error) {
 		}
 	}
 	p.file = name
+	for tg, file := range p.SettingsFile {
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(filepath.Dir(name), file)
+		}
+		cnf, err := ReadMyCnf(file)
+		if err != nil {
+			return nil, p.errAt("settings_file", "%v", err)
+		}
+		if p.Settings == nil {
+			p.Settings = map[string]map[string]string{}
+		}
+		if p.Settings[tg] == nil {
+			p.Settings[tg] = map[string]string{}
+		}
+		for k, v := range cnf {
+			if _, given := p.Settings[tg][k]; !given {
+				p.Settings[tg][k] = v
+			}
+		}
+	}
 	return &p, nil
+}
+
+// ReadMyCnf reads the server's settings from a my.cnf: key = value lines
+// of its [mysqld], [mariadb], [mariadbd] and [server] groups, names with
+// - or _ alike, a bare option as 1. A line it cannot read names its file
+// and line.
+func ReadMyCnf(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	server := false
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(line, "[") {
+			if !strings.HasSuffix(line, "]") {
+				return nil, fmt.Errorf("%s:%d: a group header is [name]", path, i+1)
+			}
+			g := strings.ToLower(strings.TrimSpace(line[1 : len(line)-1]))
+			server = g == "mysqld" || g == "mariadb" || g == "mariadbd" || g == "server"
+			continue
+		}
+		if strings.HasPrefix(line, "!include") {
+			return nil, fmt.Errorf("%s:%d: !include is not followed: give the settings in one file", path, i+1)
+		}
+		if !server {
+			continue
+		}
+		k, v, hasValue := strings.Cut(line, "=")
+		k = strings.ReplaceAll(strings.TrimSpace(k), "-", "_")
+		if k == "" || strings.ContainsAny(k, " \t") {
+			return nil, fmt.Errorf("%s:%d: %q is not key = value", path, i+1, line)
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		if !hasValue {
+			v = "1"
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 // yamlError makes yaml.v3's error one line: "line 4: field duraton not
@@ -162,7 +230,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "reps", "rate",
-		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -220,5 +223,29 @@ func TestCellIDOfAnotherBuild(t *testing.T) {
 	b := CellID(result.Cell{Target: "mariadb-innodb@/srv/mariadb-11.4.5", Workload: "shop", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}})
 	if strings.ContainsAny(a, "/@ ") || !strings.HasPrefix(a, "mariadb-innodb-at-mariadb-11.4.5-") || a == b {
 		t.Fatalf("ids %q and %q", a, b)
+	}
+}
+
+// A plan's settings_file reads a my.cnf's server groups, names with - or _
+// alike; settings: for the same target win; a bad line names file and line.
+func TestSettingsFileReadsTheServersGroups(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "my.cnf"), []byte("[client]\nport = 1\n[mysqld]\nkey-buffer-size = 512M\nskip-name-resolve\nquery_cache_size=\"2G\"\n# a comment\n[mysqldump]\nquick\n"), 0o644)
+	p, err := Parse(filepath.Join(dir, "p.yaml"), []byte("targets: [mariadb-myisam]\nworkloads: [shop]\nsettings_file: {mariadb-myisam: my.cnf}\nsettings: {mariadb-myisam: {query_cache_size: 64M}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Settings["mariadb-myisam"]
+	want := map[string]string{"key_buffer_size": "512M", "skip_name_resolve": "1", "query_cache_size": "64M"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("settings %v, want %v", got, want)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.cnf"), []byte("[mysqld]\nkey buffer = 1\n"), 0o644)
+	if _, err := Parse(filepath.Join(dir, "p.yaml"), []byte("settings_file: {mariadb-myisam: bad.cnf}\n")); err == nil || !strings.Contains(err.Error(), "bad.cnf:2:") {
+		t.Fatalf("a bad line: %v", err)
+	}
+	seed, err := ReadMyCnf("../../docs/examples/seed-001.cnf")
+	if err != nil || seed["query_cache_size"] != "2G" || seed["join_buffer_size"] != "158M" || len(seed) != 18 {
+		t.Fatalf("the seed's my.cnf: %v (%v)", seed, err)
 	}
 }
