@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -24,6 +25,7 @@ import (
 	"shootout/internal/result"
 	"shootout/internal/run"
 	"shootout/internal/target"
+	"shootout/internal/workload"
 )
 
 type runFlags struct {
@@ -348,6 +350,9 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		writeHTMLReport(out, res.Baseline, cmd.OutOrStdout(), log)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "\nresults: %s (%d cells run, %d skipped by --resume, %d failed)\n", out, sum.Ran, sum.Skipped, len(sum.Failed))
+	if errors.Is(runErr, workload.ErrBadInput) {
+		return usage(errors.New(strings.TrimPrefix(runErr.Error(), workload.ErrBadInput.Error()+": ")))
+	}
 	if runErr != nil {
 		return runErr
 	}

@@ -3,11 +3,15 @@ package run
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"shootout/internal/plan"
+	"shootout/internal/testenv"
+	"shootout/internal/workload"
 )
 
 // TestARealDumpOnEveryEngine loads a real mariadb-dump (the help tables
@@ -76,5 +80,32 @@ func TestARealDumpOnEveryEngine(t *testing.T) {
 				t.Errorf("tables not moved to %s: %v", engines[name], wrongEngine)
 			}
 		})
+	}
+}
+
+// A statement of the queries file that the server cannot prepare is bad
+// input: the first cell names its page and line, and no other cell runs.
+func TestAStatementThatDoesNotPrepareStopsTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	requireTargets(t, "mariadb-myisam", "mariadb-innodb")
+	dump, _ := filepath.Abs("../workload/dump/testdata/mariadb-help.sql.gz")
+	dir := t.TempDir()
+	pages := filepath.Join(dir, "pages.yaml")
+	os.WriteFile(pages, []byte("pages:\n  - name: fine\n    statements:\n      - SELECT 1\n  - name: typo\n    statements:\n      - SELECT nme FROM help_topic WHERE name = {random help_topic.name}\n"), 0o644)
+	p := &plan.Plan{Name: "it", Targets: []string{"mariadb-myisam", "mariadb-innodb"}, Workloads: []string{"dump"}, Datasets: []string{"mariadb-help.sql.gz"},
+		Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{1}, Reps: 2, Interval: "0s"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t)}
+	sum, err := r.Matrix(context.Background(), res)
+	if !errors.Is(err, workload.ErrBadInput) || !strings.Contains(err.Error(), `pages.yaml:7: page "typo": the statement does not prepare`) || !strings.Contains(err.Error(), "nme") {
+		t.Fatalf("matrix error %v, want the page, line and the server's reason", err)
+	}
+	if sum.Ran != 1 {
+		t.Fatalf("%d cells ran, want the run to stop after the first", sum.Ran)
 	}
 }

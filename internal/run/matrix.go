@@ -81,6 +81,9 @@ func (m *matrix) run(ctx context.Context, cell result.Cell, pos string) (*result
 	if m.OnCell != nil {
 		m.OnCell(f)
 	}
+	if m.badInput != nil {
+		return f, m.badInput
+	}
 	if ctx.Err() != nil {
 		m.sum.Interrupted = true
 		return f, ctx.Err()

@@ -24,6 +24,8 @@ import (
 
 // Runner runs the cells of one resolved plan into one results directory.
 type Runner struct {
+	// badInput is the bad input a cell found, which ends the matrix
+	badInput error
 	OutDir   string
 	WorkDir  string // servers' data directories; default OutDir/work
 	Log      io.Writer
@@ -52,6 +54,9 @@ func (r *Runner) Cell(ctx context.Context, res *plan.Resolved, cell result.Cell)
 		err = r.cell(ctx, res, cell, f)
 	}
 	f.Ended = time.Now().UTC()
+	if errors.Is(err, workload.ErrBadInput) {
+		r.badInput = err
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			f.Status = "failed: interrupted (" + err.Error() + ")"

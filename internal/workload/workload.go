@@ -8,6 +8,7 @@ package workload
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -124,6 +125,11 @@ func VersionOf(w Workload) string {
 	}
 	return ""
 }
+
+// ErrBadInput marks an error in what the user gave that only a server can
+// find (a statement of their queries file that does not prepare): the run
+// stops at the first cell that finds it, as for any bad input.
+var ErrBadInput = errors.New("bad input")
 
 // SchemaChecker is a workload whose tables a target may refuse (a user's
 // dump moved to an engine that cannot hold a column): the run asks it

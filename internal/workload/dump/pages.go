@@ -205,7 +205,7 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 		for _, s := range p.statements {
 			ps, err := db.PrepareContext(ctx, s.text)
 			if err != nil {
-				return nil, fmt.Errorf("--queries %s:%d: page %q: the statement does not prepare: %v", w.queriesFile, s.line, p.name, err)
+				return nil, fmt.Errorf("%w: --queries %s:%d: page %q: the statement does not prepare: %v", workload.ErrBadInput, w.queriesFile, s.line, p.name, err)
 			}
 			ps.Close()
 		}
