@@ -66,9 +66,15 @@ var Studies = []Study{
 	},
 }
 
-// shopTargets are the seed's engines, then the extra rows. MEMORY is not
-// among them: the shop's descriptions are TEXT, which it cannot hold.
-var shopTargets = []string{"mariadb-myisam", "mariadb-aria", "mariadb-aria-nontx", "mariadb-innodb", "mariadb-rocksdb", "postgres", "sqlite"}
+// shopTargets are the seed's engines, then the extra rows, then MyISAM and
+// InnoDB on MariaDB 11.4 as the seed set forks side by side (where `make
+// deps-builds` put the build; skipped, saying so, where it did not).
+// MEMORY is not among them: the shop's descriptions are TEXT.
+var shopTargets = []string{"mariadb-myisam", "mariadb-aria", "mariadb-aria-nontx", "mariadb-innodb", "mariadb-rocksdb", "postgres", "sqlite",
+	"mariadb-myisam@" + MariaDBBuild, "mariadb-innodb@" + MariaDBBuild}
+
+// MariaDBBuild is where `make deps-builds` puts MariaDB 11.4.5.
+const MariaDBBuild = "/var/cache/shootout/builds/mariadb-11.4.5"
 
 // redmineTargets are the seed's two engines first, then the extra rows.
 var redmineTargets = []string{"mariadb-rocksdb", "mariadb-innodb", "postgres", "sqlite"}

@@ -15,7 +15,7 @@ func mariadbBuild() string {
 	if d := os.Getenv("SHOOTOUT_MARIADB_BUILD"); d != "" {
 		return d
 	}
-	return "/var/cache/shootout/builds/mariadb-11.4.5"
+	return plan.MariaDBBuild
 }
 
 // TestTheSameCellOnTwoBuilds runs one shop cell on Debian's MariaDB 10.11

@@ -11,7 +11,11 @@ import (
 // build's programs is refused at once, naming the path and what is missing.
 func TestAnotherBuildIsLookedUpByItsDirectory(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Lookup("mariadb-innodb@" + dir); err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "mariadbd") {
+	empty, err := Lookup("mariadb-innodb@" + dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := empty.Available(); err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "mariadbd") {
 		t.Fatalf("an empty directory: %v", err)
 	}
 	if _, err := Lookup("mariadb-innodb@relative/dir"); err == nil || !strings.Contains(err.Error(), "absolute") {

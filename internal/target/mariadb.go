@@ -99,7 +99,7 @@ func (m MariaDB) binaries() (server, installDB string, err error) {
 	}
 	server = firstFile(filepath.Join(m.Basedir, "bin", "mariadbd"), filepath.Join(m.Basedir, "bin", "mysqld"), filepath.Join(m.Basedir, "sbin", "mariadbd"))
 	if server == "" {
-		return "", "", fmt.Errorf("%s has no server program (bin/mariadbd or bin/mysqld): give the directory a MariaDB build was unpacked into", m.Basedir)
+		return "", "", fmt.Errorf("%s has no server program (bin/mariadbd or bin/mysqld): give the directory a MariaDB build was unpacked into (make deps-builds, or scripts/fetch-mariadb-build.sh VERSION DIR, fetches one)", m.Basedir)
 	}
 	installDB = firstFile(filepath.Join(m.Basedir, "scripts", "mariadb-install-db"), filepath.Join(m.Basedir, "bin", "mariadb-install-db"),
 		filepath.Join(m.Basedir, "scripts", "mysql_install_db"), filepath.Join(m.Basedir, "bin", "mysql_install_db"))
