@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"shootout/internal/dialect"
+	"shootout/internal/units"
 	"shootout/internal/workload"
 )
 
@@ -184,19 +185,11 @@ func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 
 // ParseSize reads a row count such as 1000000, 1M or 10k.
 func ParseSize(spec string) (int64, error) {
-	s := strings.TrimSpace(strings.ToLower(spec))
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "k"):
-		mult, s = 1000, strings.TrimSuffix(s, "k")
-	case strings.HasSuffix(s, "m"):
-		mult, s = 1000000, strings.TrimSuffix(s, "m")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 {
+	n, err := units.ParseCount(spec)
+	if err != nil {
 		return 0, fmt.Errorf("dataset %q: want a table size in rows such as 10000, 100k or 1M", spec)
 	}
-	return n * mult, nil
+	return n, nil
 }
 
 func table(i int) string { return "sbtest" + strconv.Itoa(i) }
