@@ -306,6 +306,9 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			}
 			return w, true
 		}
+		if errors.Is(err, workload.ErrClientDone) {
+			return w, false
+		}
 		if ctx.Err() != nil {
 			// The run is ending (time, Ctrl-C or another client's fatal
 			// error): the interrupted operation is neither a success nor

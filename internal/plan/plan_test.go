@@ -18,7 +18,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 	}{
 		{"unknown key", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduraton: 5s\n", "line 4: field duraton not found"},
 		{"unknown target", "targets: [sqlite, oracle]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "line 1: targets: unknown target \"oracle\" (valid: sqlite, mariadb-innodb"},
-		{"unknown workload", "targets: [sqlite]\nworkloads: [tpcc]\ndatasets: [1000]\nduration: 5s\n", "line 2: workloads: unknown workload \"tpcc\" (valid: dump, oltp_delete"},
+		{"unknown workload", "targets: [sqlite]\nworkloads: [tpcc]\ndatasets: [1000]\nduration: 5s\n", "line 2: workloads: unknown workload \"tpcc\" (valid: dump, kv, oltp_delete"},
 		{"bad dataset", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [lots]\nduration: 5s\n", "line 3: datasets: dataset \"lots\": want a table size"},
 		{"bad clients", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nclients: [0]\nduration: 5s\n", "line 4: clients: 0 is not a client count"},
 		{"bad duration", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: soon\n", "line 4: duration: \"soon\" is not a duration"},

@@ -57,6 +57,9 @@ func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, err
 // the error then fails the cell.
 func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	db, d := c.inst.DB(), c.inst.Dialect()
+	if ca, ok := c.w.(workload.ClientsAware); ok {
+		ca.SetClients(c.cell.Clients)
+	}
 	before, err := c.w.Before(ctx, db, d, c.ds)
 	if err != nil {
 		return nil, err

@@ -126,6 +126,17 @@ func VersionOf(w Workload) string {
 	return ""
 }
 
+// ErrClientDone is what a Worker's Do returns when its client has done
+// all the work it was given (kv: its slice of the ids, every round): the
+// driver stops that client, and the run ends when the last one stops.
+var ErrClientDone = errors.New("client done")
+
+// ClientsAware is a workload that shares its work out among the clients
+// (kv's slices of ids): the run tells it how many before they connect.
+type ClientsAware interface {
+	SetClients(n int)
+}
+
 // ErrBadInput marks an error in what the user gave that only a server can
 // find (a statement of their queries file that does not prepare): the run
 // stops at the first cell that finds it, as for any bad input.

@@ -1,0 +1,68 @@
+package kv
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+)
+
+func newKV(t *testing.T, params map[string]string) *Workload {
+	t.Helper()
+	w, err := workload.New("kv", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.(*Workload)
+}
+
+// A read that returns another value, or no row, fails the cell's check.
+func TestAWrongRowFailsTheCheck(t *testing.T) {
+	w := newKV(t, nil)
+	wk := &worker{w: w}
+	wk.check(7, value1(7), value2(7))
+	if inv := w.Check(context.Background(), nil, dialect.Dialect{}, workload.Dataset{}, nil, map[string]int64{"rows_read": wk.rows}); !inv.OK {
+		t.Fatalf("a right row failed: %+v", inv)
+	}
+	wk.check(8, value1(8)+1, value2(8))
+	w.miss("id 9: no row")
+	inv := w.Check(context.Background(), nil, dialect.Dialect{}, workload.Dataset{}, nil, map[string]int64{"rows_read": wk.rows})
+	if inv.OK || !strings.Contains(inv.Failures[0], "2 of 3 reads") || !strings.Contains(inv.Failures[0], "id 8:") {
+		t.Fatalf("wrong rows passed: %+v", inv)
+	}
+}
+
+// The ids are the user's file when given, checked line by line and
+// against the dataset; else drawn from the seed, the same every time.
+func TestIDs(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("1\n2\nthree\n"), 0o644)
+	if _, err := workload.New("kv", map[string]string{"ids": bad}); err == nil || !strings.Contains(err.Error(), "bad.txt:3:") {
+		t.Fatalf("a non-numeric line: %v", err)
+	}
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, []byte("1\n2000\n"), 0o644)
+	w := newKV(t, map[string]string{"ids": big})
+	if _, err := w.Dataset("1000", 1); err == nil || !strings.Contains(err.Error(), "big.txt:2: id 2000 is not in the dataset") {
+		t.Fatalf("an id past the table: %v", err)
+	}
+	if _, err := workload.New("kv", map[string]string{"path": "memcache"}); err == nil || !strings.Contains(err.Error(), "want prepared, text, handler") {
+		t.Fatalf("an unknown path: %v", err)
+	}
+	g := newKV(t, map[string]string{"id_count": "500"})
+	ds, _ := g.Dataset("10k", 3)
+	a, b := g.idsFor(ds), newKV(t, map[string]string{"id_count": "500"}).idsFor(ds)
+	if len(a) != 500 || ds.Rows != 10000 {
+		t.Fatalf("%d ids over %d rows", len(a), ds.Rows)
+	}
+	for i := range a {
+		if a[i] != b[i] || a[i] < 1 || a[i] > ds.Rows {
+			t.Fatalf("id %d: %d and %d", i, a[i], b[i])
+		}
+	}
+}
