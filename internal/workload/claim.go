@@ -32,7 +32,8 @@ type Claim struct {
 	names []string
 }
 
-var ddlTable = regexp.MustCompile("(?i)\\b(?:CREATE|DROP|ALTER)\\s+TABLE\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?[`\"]?([A-Za-z_][A-Za-z0-9_]*)")
+// a quoted name is taken whole (a user's dump may name a table my-table)
+var ddlTable = regexp.MustCompile("(?i)\\b(?:CREATE|DROP|ALTER)\\s+TABLE\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(?:`([^`]+)`|\"([^\"]+)\"|([A-Za-z_][A-Za-z0-9_]*))")
 
 // TablesOf names every table the statements create, drop or alter.
 func TablesOf(stmts []string) []string {
@@ -40,7 +41,7 @@ func TablesOf(stmts []string) []string {
 	var out []string
 	for _, q := range stmts {
 		for _, m := range ddlTable.FindAllStringSubmatch(q, -1) {
-			if n := strings.ToLower(m[1]); !seen[n] {
+			if n := strings.ToLower(m[1] + m[2] + m[3]); !seen[n] {
 				seen[n] = true
 				out = append(out, n)
 			}

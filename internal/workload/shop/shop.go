@@ -98,19 +98,6 @@ func (w *Workload) world(ds workload.Dataset) (*world, error) {
 	return wd, nil
 }
 
-// Pages is the page list of a dataset, for docs and `shootout describe`.
-func (w *Workload) Pages(ds workload.Dataset) ([]string, error) {
-	wd, err := w.world(ds)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, p := range wd.pages {
-		out = append(out, fmt.Sprintf("%s (%s, %d hits)", p.Name, p.Kind, p.Weight))
-	}
-	return out, nil
-}
-
 func (w *Workload) wrong(msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
