@@ -4,8 +4,9 @@
 SHELL   := /bin/bash
 BIN     := bin/shootout
 GO      ?= go
-DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 postgresql sysbench fio gcc chromium e2fsprogs \
-            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip
+DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libjemalloc2 libtcmalloc-minimal4 postgresql sysbench fio gcc chromium e2fsprogs \
+            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip \
+            redis-server redis-tools memcached tarantool
 OUT     ?= results/demo
 PKGS    ?= $(DEB_PKGS)
 # another build of MariaDB for the tests and the shop study (11.4.5 from

@@ -126,7 +126,7 @@ func targetsCmd() *cobra.Command {
 					fmt.Fprintf(tw, "%s\tavailable\t%s\n", name, startsWhat(t, nil))
 				}
 			}
-			fmt.Fprintln(tw, "mysql://…, postgres://…\texternal\ta server you run, on a loopback address; the password is never printed or stored")
+			fmt.Fprintln(tw, "mysql://…, postgres://…, redis://…, tarantool://…, memcached://…\texternal\ta server you run, on a loopback address; the password is never printed or stored")
 			// the application in the loop (--app redmine), per adapter
 			var missing []string
 			for _, fl := range []dialect.Flavor{dialect.MySQL, dialect.Postgres, dialect.SQLite} {
@@ -195,12 +195,16 @@ func schemaCmd() *cobra.Command {
 				return usage(fmt.Errorf("--dataset: %v", err))
 			}
 			out := cmd.OutOrStdout()
+			dl, isSQL := target.DialectOf(t)
+			if !isSQL {
+				return usage(fmt.Errorf("--target %s speaks %s, not SQL: it has no DDL", t.Name(), t.Protocol()))
+			}
 			fmt.Fprintf(out, "-- %s on %s: tables, created before the load\n", wl, t.Name())
-			for _, q := range w.Schema(t.Dialect(), d) {
+			for _, q := range w.Schema(dl, d) {
 				fmt.Fprintf(out, "%s;\n", q)
 			}
 			fmt.Fprintln(out, "-- after the load")
-			for _, q := range w.PostLoad(t.Dialect(), d) {
+			for _, q := range w.PostLoad(dl, d) {
 				fmt.Fprintf(out, "%s;\n", q)
 			}
 			return nil
@@ -395,11 +399,15 @@ func prepareCmd() *cobra.Command {
 }
 
 func prepare(ctx context.Context, cmd *cobra.Command, t target.Target, w workload.Workload, ds workload.Dataset) error {
-	inst, err := t.Start(ctx, target.StartOptions{})
+	if _, isSQL := target.DialectOf(t); !isSQL {
+		return usage(fmt.Errorf("--target %s: prepare loads SQL servers; a %s server is loaded by the run itself", t.Name(), t.Protocol()))
+	}
+	started, err := t.Start(ctx, target.StartOptions{})
 	if err != nil {
 		return usage(err)
 	}
-	defer inst.Stop(context.Background())
+	defer started.Stop(context.Background())
+	inst := started.(target.SQLInstance)
 	d, db := inst.Dialect(), inst.DB()
 	claim, err := workload.ClaimExternal(ctx, db, d, w, ds)
 	if err != nil {

@@ -27,7 +27,7 @@ func TestExternalDatabaseIsNeverHarmed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inst.Stop(context.Background())
-	db := inst.DB()
+	db := inst.(target.SQLInstance).DB()
 	exec := func(db *sql.DB, qs ...string) {
 		t.Helper()
 		for _, q := range qs {

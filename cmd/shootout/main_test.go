@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,6 +74,8 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 	goodPages := write("pages.yaml", "pages:\n  - name: one\n    statements:\n      - SELECT name FROM p WHERE id = {random p.id}\n")
 	unknownField := write("field.yaml", "pages:\n  - name: one\n    wieght: 3\n    statements:\n      - SELECT 1\n")
 	badColumn := write("column.yaml", "pages:\n  - name: one\n    statements:\n      - SELECT 1\n      - SELECT name FROM p WHERE id = {random p.idd}\n")
+	idsWord := write("ids.txt", "1\n2\nthree\n")
+	idsPast := write("past.txt", "1\n2000\n")
 	emptyBuild := filepath.Join(dir, "build")
 	os.MkdirAll(emptyBuild, 0o755)
 	cases := []struct {
@@ -87,12 +90,12 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--neighbour", "x3"}, `--neighbour: "x3" is not one of 0, 25%, x1, x2, x4`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--param", "point_select=3"}, `unknown parameter "point_select"`},
 		{[]string{"run", "--no-such-flag"}, "unknown flag: --no-such-flag"},
-		{[]string{"run", "--quick"}, "--quick needs --study (studies with a quick variant: sysbench, redmine, shop)"},
+		{[]string{"run", "--quick"}, "--quick needs --study (studies with a quick variant: sysbench, redmine, shop, kv)"},
 		{[]string{"run", "--study", "default", "--quick"}, "--quick: study default has no quick variant"},
 		{[]string{"run", "--targets", "sqlite", "--workload", "redmine", "--dataset", "huge"}, `dataset "huge": want small, large or giant`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "redmine", "--param", "schema=redmine4"}, `parameter schema="redmine4": want redmine5 or redmine3.3`},
 		{[]string{"run", plan}, "plan.yaml: line 4: cannot unmarshal"},
-		{[]string{"run", "--study", "nope"}, `--study: unknown study "nope" (valid: default, redmine, shop, sysbench)`},
+		{[]string{"run", "--study", "nope"}, `--study: unknown study "nope" (valid: default, kv, redmine, shop, sysbench)`},
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100", "--duration", "1s", "--out", "/proc/shootout"}, "--out /proc/shootout"},
 		{[]string{"run", "--targets", "mysql://root:hunter2@127.0.0.1:1/sbtest", "--workload", "oltp_point_select"}, "cannot connect"},
 		{[]string{"run", "--targets", "mysql://root:hunter2@192.168.1.9/sbtest", "--workload", "oltp_point_select"}, "not a loopback address"},
@@ -110,6 +113,14 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "mariadb-myisam", "--dump", goodDump}, "--dump and --queries go together"},
 		{[]string{"run", "--targets", "postgres,sqlite", "--dump", goodDump, "--queries", goodPages}, "--dump loads into MariaDB targets"},
 		{[]string{"run", "--targets", "mariadb-innodb@" + emptyBuild, "--workload", "shop"}, "build has no server program (bin/mariadbd or bin/mysqld)"},
+		{[]string{"run", "--targets", "redis", "--workload", "kv", "--path", "prepared"}, "--path: kv on redis: kv path=prepared is SQL's; a redis server reads by get or batch"},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--path", "teleport"}, `parameter path="teleport": want prepared, text, handler`},
+		{[]string{"run", "--targets", "postgres", "--workload", "kv", "--param", "path=handler"}, "kv path=handler is MariaDB's HANDLER … READ; postgres has none"},
+		{[]string{"run", "--targets", "redis", "--workload", "oltp_read_write"}, "oltp_read_write on redis: workload oltp_read_write speaks SQL only, not redis"},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--allocator", "hoard"}, `--allocator: "hoard" is not an allocator: use glibc, jemalloc, tcmalloc`},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--param", "ids=" + idsWord}, "ids.txt:3: \"three\" is not an id"},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--dataset", "1000", "--param", "ids=" + idsPast}, "past.txt:2: id 2000 is not in the dataset"},
+		{[]string{"run", "--targets", "redis://:hunter2@10.1.2.3:6379", "--workload", "kv"}, "not a loopback address"},
 	}
 	for _, c := range cases {
 		_, stderr, code := shootout(t, nil, c.args...)
@@ -132,7 +143,7 @@ func TestMissingServerBinaryIsNamedWithItsFix(t *testing.T) {
 		t.Fatalf("exit %d stderr %q", code, stderr)
 	}
 	out, _, code := shootout(t, []string{"PATH=/nonexistent"}, "targets")
-	if code != 0 || !strings.Contains(out, "mariadb-rocksdb") || !strings.Contains(out, "unavailable") || !strings.Contains(out, "sqlite                   available") {
+	if code != 0 || !strings.Contains(out, "mariadb-rocksdb") || !strings.Contains(out, "unavailable") || !regexp.MustCompile(`(?m)^sqlite\s+available`).MatchString(out) {
 		t.Fatalf("targets without server binaries: exit %d\n%s", code, out)
 	}
 }
@@ -220,7 +231,7 @@ func TestExternalServerPasswordNeverStored(t *testing.T) {
 	}
 	defer inst.Stop(context.Background())
 	ctx := context.Background()
-	db := inst.DB()
+	db := inst.(target.SQLInstance).DB()
 	for _, q := range []string{"CREATE USER 'ext'@'127.0.0.1' IDENTIFIED BY 'S3cretPw'", "GRANT ALL ON *.* TO 'ext'@'127.0.0.1'", "CREATE DATABASE extdb"} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)

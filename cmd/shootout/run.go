@@ -21,6 +21,7 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
+	"shootout/internal/proto"
 	"shootout/internal/report"
 	"shootout/internal/result"
 	"shootout/internal/run"
@@ -37,6 +38,7 @@ type runFlags struct {
 	rsd                                                                                                                                  float64
 	seed                                                                                                                                 int64
 	params                                                                                                                               []string
+	paths, allocators                                                                                                                    string
 	resume, dryRun, allowUnlimited, keepData, quick                                                                                      bool
 }
 
@@ -77,6 +79,8 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
 	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
 	fl.StringVar(&f.app, "app", "", "comma-separated: none (the clients speak SQL) and/or redmine (Debian's Redmine 5.0.4 under puma in the loop, one worker per client, driven over its REST API)")
+	fl.StringVar(&f.paths, "path", "", "comma-separated access paths of the kv workload: prepared, text, handler (MariaDB), batch, get (Redis, Tarantool, memcached); each target runs those it speaks")
+	fl.StringVar(&f.allocators, "allocator", "", "comma-separated memory allocators put under the managed servers (LD_PRELOAD, proven from /proc/PID/maps): glibc, jemalloc, tcmalloc")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
 	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least 3 and at most --max-repeat times")
 	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `percent`, that is steady enough")
@@ -215,6 +219,12 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	if ch("app") {
 		p.App = splitList(f.app)
 	}
+	if ch("path") {
+		p.Paths = splitList(f.paths)
+	}
+	if ch("allocator") {
+		p.Allocators, p.AllocatorTargets = splitList(f.allocators), nil
+	}
 	if ch("repeat") {
 		p.Repeat = strings.TrimSpace(f.repeat)
 	}
@@ -265,7 +275,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 		p.Params["file"], p.Params["queries"] = f.dump, f.queries
 		var kept, left []string
 		for _, name := range p.Targets {
-			if t, err := target.Lookup(name); err == nil && t.Dialect().Flavor == dialect.MySQL {
+			if t, err := target.Lookup(name); err == nil && isMariaDB(t) {
 				kept = append(kept, name)
 			} else {
 				left = append(left, name)
@@ -494,7 +504,14 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 		if c.Conditions.App != "" {
 			stop += ", through " + c.Conditions.App
 		}
-		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-16s %-6d %s\n", i+1, c.Target, c.Workload, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, dryRunDisk(c.Conditions), c.Repeat, stop)
+		wl := c.Workload
+		if p := c.Params["path"]; p != "" {
+			wl += " " + p
+		}
+		if a := c.Conditions.Allocator; a != "" {
+			wl += " +" + a
+		}
+		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-16s %-6d %s\n", i+1, c.Target, wl, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, dryRunDisk(c.Conditions), c.Repeat, stop)
 	}
 }
 
@@ -517,6 +534,11 @@ func dryRunDisk(c result.Conditions) string {
 	return strings.Join(caps, ", ")
 }
 
+func isMariaDB(t target.Target) bool {
+	d, ok := target.DialectOf(t)
+	return ok && d.Flavor == dialect.MySQL
+}
+
 func startsWhat(t target.Target, settings map[string]string) string {
 	var s string
 	switch {
@@ -526,8 +548,12 @@ func startsWhat(t target.Target, settings map[string]string) string {
 		s = "opens an embedded SQLite file (WAL) in the work directory"
 	case t.Name() == "postgres":
 		s = "starts a private postgres (initdb, 127.0.0.1, free port) per cell"
+	case t.Protocol() != proto.SQL:
+		_, engine := target.Kind(t)
+		s = fmt.Sprintf("starts a private %s server%s (a unix socket in its own directory) per cell", t.Protocol(), strings.TrimSuffix(" (engine "+engine+")", " (engine )"))
 	default:
-		s = fmt.Sprintf("starts a private mariadbd (engine %s, 127.0.0.1, free port) per cell", t.Dialect().Engine)
+		d, _ := target.DialectOf(t)
+		s = fmt.Sprintf("starts a private mariadbd (engine %s, 127.0.0.1, free port) per cell", d.Engine)
 	}
 	if len(settings) > 0 {
 		s += fmt.Sprintf(" with settings %v", settings)

@@ -79,8 +79,9 @@ type hierarchy interface {
 	evidence(g *Group) map[string]string
 	// writeIO writes r's disk caps on dev, or removes them when !on.
 	writeIO(g *Group, r Request, dev string, on bool) error
-	// ioServiced totals the read and write IOs under g's disk cap.
-	ioServiced(g *Group) int64
+	// ioServiced totals the read and write IOs under g's disk cap (the
+	// reads alone when readsOnly); -1 when g has no disk controller.
+	ioServiced(g *Group, readsOnly bool) int64
 	// cpusetHome is the cgroup.procs file that puts a process back in the
 	// cpuset group it is in now, per /proc/PID/cgroup's text.
 	cpusetHome(procCgroup string) string
@@ -239,7 +240,11 @@ func (g *Group) Evidence() map[string]string { return g.h.evidence(g) }
 
 // IOServiced is the total of read and write IOs the kernel counted under
 // the group's disk cap on all devices, 0 without one.
-func (g *Group) IOServiced() int64 { return g.h.ioServiced(g) }
+func (g *Group) IOServiced() int64 { return max(g.h.ioServiced(g, false), 0) }
+
+// IOReads is the read IOs the group's disk controller counted, -1 when
+// it has none (no disk cap asked).
+func (g *Group) IOReads() int64 { return g.h.ioServiced(g, true) }
 
 // Remove deletes the group's cgroups. Processes still inside (a server
 // that would not stop) are killed first: they were started by shootout

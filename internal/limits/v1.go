@@ -106,16 +106,16 @@ func (h v1) evidence(g *Group) map[string]string {
 	return ev
 }
 
-func (h v1) ioServiced(g *Group) int64 {
+func (h v1) ioServiced(g *Group, readsOnly bool) int64 {
 	d, ok := g.at["blkio"]
 	if !ok {
-		return 0
+		return -1
 	}
 	b, _ := os.ReadFile(filepath.Join(d, "blkio.throttle.io_serviced"))
 	var n int64
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
-		if len(f) == 3 && (f[1] == "Read" || f[1] == "Write") {
+		if len(f) == 3 && (f[1] == "Read" || (f[1] == "Write" && !readsOnly)) {
 			v, _ := strconv.ParseInt(f[2], 10, 64)
 			n += v
 		}

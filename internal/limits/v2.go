@@ -159,15 +159,15 @@ func (h v2) evidence(g *Group) map[string]string {
 // ioServiced sums rios and wios of io.stat ("8:0 rbytes=.. wbytes=..
 // rios=.. wios=.. dbytes=.. dios=..", a line per device) where the cap is,
 // which counts the neighbour's IOs too, as v1's blkio group does.
-func (h v2) ioServiced(g *Group) int64 {
+func (h v2) ioServiced(g *Group, readsOnly bool) int64 {
 	d, ok := g.at["io"]
 	if !ok {
-		return 0
+		return -1
 	}
 	b, _ := os.ReadFile(filepath.Join(d, "io.stat"))
 	var n int64
 	for _, f := range strings.Fields(string(b)) {
-		if k, v, ok := strings.Cut(f, "="); ok && (k == "rios" || k == "wios") {
+		if k, v, ok := strings.Cut(f, "="); ok && (k == "rios" || (k == "wios" && !readsOnly)) {
 			x, _ := strconv.ParseInt(v, 10, 64)
 			n += x
 		}

@@ -9,9 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +55,15 @@ type Plan struct {
 	Disk      string   `yaml:"disk"`
 	CPUs      string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all: limits.PlanCPUs
 	Neighbour []string `yaml:"neighbour"`
+	// Paths is the access-path axis (kv: prepared, text, handler, get,
+	// batch): each target runs the paths it speaks.
+	Paths []string `yaml:"paths"`
+	// Allocators is the allocator axis of the managed servers (glibc,
+	// jemalloc, tcmalloc, preloaded): on AllocatorTargets when given,
+	// else on every target that can take one; the others run once on
+	// their own.
+	Allocators       []string `yaml:"allocators"`
+	AllocatorTargets []string `yaml:"allocator_targets"`
 	// App: none (SQL clients) and/or an application in the loop (redmine)
 	App      []string                     `yaml:"app"`
 	Trim     *float64                     `yaml:"trim"`
@@ -254,6 +265,10 @@ func flagName(key string) string {
 		return "param"
 	case "dataset_memory": // a study's pairing; --memory replaces it
 		return "memory (per dataset)"
+	case "paths":
+		return "path"
+	case "allocators", "allocator_targets":
+		return "allocator"
 	}
 	return strings.ReplaceAll(key, "_", "-")
 }
@@ -513,6 +528,10 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	variants, err := p.variants(r, wls)
+	if err != nil {
+		return nil, err
+	}
 
 	for rep := 1; rep <= repeats; rep++ {
 		for _, ds := range p.Datasets {
@@ -525,22 +544,24 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 					for _, n := range p.Neighbour {
 						for _, t := range r.Targets {
 							for _, ap := range apps {
-								cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
-									Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
-									Settings: settingsOf(p.Settings, t), App: ap, WorkloadVersion: workload.VersionOf(wls[wl])}
-								cond.Build, cond.Transport = target.Build(t)
-								if n != "0" {
-									cond.NeighbourFileBytes = r.NeighbourFileBytes
+								for _, v := range variants[variantKey{wl, t.Name()}] {
+									cond := result.Conditions{MemoryBytes: cellMem, IOPS: p.IOPS, BPS: bps, Disk: diskModel, CPUs: p.CPUs, Neighbour: n,
+										Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
+										Settings: settingsOf(p.Settings, t), App: ap, WorkloadVersion: workload.VersionOf(wls[wl]), Allocator: v.allocator}
+									cond.Build, cond.Transport = target.Build(t)
+									if n != "0" {
+										cond.NeighbourFileBytes = r.NeighbourFileBytes
+									}
+									cell := result.Cell{
+										Target: t.Name(), Workload: wl, Params: v.params, Dataset: ds, Clients: c,
+										Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
+									}
+									if r.Duration > 0 {
+										cell.Duration = r.Duration.String()
+									}
+									cell.ID = CellID(cell)
+									r.Cells = append(r.Cells, cell)
 								}
-								cell := result.Cell{
-									Target: t.Name(), Workload: wl, Params: p.Params, Dataset: ds, Clients: c,
-									Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
-								}
-								if r.Duration > 0 {
-									cell.Duration = r.Duration.String()
-								}
-								cell.ID = CellID(cell)
-								r.Cells = append(r.Cells, cell)
 							}
 						}
 					}
@@ -591,6 +612,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.App != "" {
 		id += "__app" + c.Conditions.App
+	}
+	if c.Conditions.Allocator != "" {
+		id += "__malloc" + c.Conditions.Allocator
 	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))
@@ -651,13 +675,133 @@ func (p *Plan) apps(r *Resolved) ([]string, error) {
 				if !t.Managed() {
 					return nil, p.errAt("app", "redmine needs a target shootout starts, not %s", t.Name())
 				}
-				if err := app.RedmineAvailable(t.Dialect().Flavor); err != nil {
+				d, isSQL := target.DialectOf(t)
+				if !isSQL {
+					return nil, p.errAt("app", "redmine needs a SQL server, not %s", t.Name())
+				}
+				if err := app.RedmineAvailable(d.Flavor); err != nil {
 					return nil, p.errAt("app", "%v", err)
 				}
 			}
 			out = append(out, "redmine")
 		default:
 			return nil, p.errAt("app", "%q is not none or redmine", a)
+		}
+	}
+	return out, nil
+}
+
+// variantKey is a workload on a target.
+type variantKey struct{ workload, target string }
+
+// variant is one cell's place on the path and allocator axes.
+type variant struct {
+	params    map[string]string
+	allocator string
+}
+
+// variants expands the path and allocator axes per workload and target:
+// a target runs the paths it speaks and the allocators it can take. A
+// protocol or path no target of the plan speaks is bad input, found here
+// before anything starts.
+func (p *Plan) variants(r *Resolved, wls map[string]workload.Workload) (map[variantKey][]variant, error) {
+	if len(p.Paths) > 0 && p.Params["path"] != "" {
+		return nil, p.errAt("paths", "the path is given twice: in paths and in params")
+	}
+	allocs, err := p.allocators(r)
+	if err != nil {
+		return nil, err
+	}
+	out := map[variantKey][]variant{}
+	for _, wl := range p.Workloads {
+		paths := []string{""}
+		if len(p.Paths) > 0 {
+			paths = p.Paths
+		}
+		spoken := map[string]bool{}
+		for _, t := range r.Targets {
+			d, _ := target.DialectOf(t)
+			var why error
+			for _, path := range paths {
+				params, w := p.Params, wls[wl]
+				if path != "" {
+					params = maps.Clone(p.Params)
+					if params == nil {
+						params = map[string]string{}
+					}
+					params["path"] = path
+					var err error
+					if w, err = workload.New(wl, params); err != nil {
+						return nil, p.errAt("paths", "%v", err)
+					}
+				}
+				if err := workload.Speaks(w, t.Protocol(), d); err != nil {
+					why = err
+					continue
+				}
+				spoken[path] = true
+				for _, a := range allocs[t.Name()] {
+					out[variantKey{wl, t.Name()}] = append(out[variantKey{wl, t.Name()}], variant{params: params, allocator: a})
+				}
+			}
+			if len(out[variantKey{wl, t.Name()}]) == 0 {
+				key := "targets"
+				if len(p.Paths) > 0 {
+					key = "paths"
+				} else if p.Params["path"] != "" {
+					key = "params"
+				}
+				return nil, p.errAt(key, "%s on %s: %v", wl, t.Name(), why)
+			}
+		}
+		for _, path := range paths {
+			if !spoken[path] {
+				return nil, p.errAt("paths", "no target of the plan speaks %s path %s", wl, path)
+			}
+		}
+	}
+	return out, nil
+}
+
+// allocatorNames are the allocators a plan can ask for.
+var allocatorNames = []string{"glibc", "jemalloc", "tcmalloc"}
+
+// allocators are the allocator axis's values per target: "" (the
+// target's own) for one that takes none.
+func (p *Plan) allocators(r *Resolved) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, a := range p.Allocators {
+		if !slices.Contains(allocatorNames, a) {
+			return nil, p.errAt("allocators", "%q is not an allocator: use %s", a, strings.Join(allocatorNames, ", "))
+		}
+	}
+	only := map[string]bool{}
+	for _, name := range p.AllocatorTargets {
+		t, err := target.Lookup(name)
+		if err != nil {
+			return nil, p.errAt("allocator_targets", "%v", err)
+		}
+		only[t.Name()] = true
+	}
+	for _, t := range r.Targets {
+		out[t.Name()] = []string{""}
+		if len(p.Allocators) == 0 || (len(only) > 0 && !only[t.Name()]) {
+			continue
+		}
+		var takes []string
+		var why error
+		for _, a := range p.Allocators {
+			if err := target.TakesAllocator(t, a); err != nil {
+				why = err
+				continue
+			}
+			takes = append(takes, a)
+		}
+		switch {
+		case len(takes) > 0:
+			out[t.Name()] = takes
+		case only[t.Name()]:
+			return nil, p.errAt("allocator_targets", "%s: %v", t.Name(), why)
 		}
 	}
 	return out, nil

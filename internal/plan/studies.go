@@ -64,7 +64,26 @@ var Studies = []Study{
 		Quick: &Plan{Name: "shop-quick", Targets: shopTargets, Baseline: "mariadb-myisam", Workloads: []string{"shop"}, Datasets: []string{"8000"},
 			Clients: []int{10}, Reps: 50, Repeat: "1", Memory: "4G", Trim: trim(0), Interval: "10s"},
 	},
+	{
+		Name: "kv",
+		Description: "seed 003: MySQL as a key-value store: 10M rows, 1M random ids read 10 rounds by 100 clients (10M reads), rows/s per server, " +
+			"on InnoDB (baseline), MEMORY, MyISAM, Aria, MyRocks by prepared SELECT and HANDLER, glibc and tcmalloc under InnoDB and MyISAM, " +
+			"PostgreSQL, SQLite, Redis, Tarantool (memtx), memcached by their point reads; every cell proves it read from memory (--quick: 1M rows, 100k ids, 2 rounds)",
+		Seed: "003",
+		Plan: Plan{Name: "kv", Targets: kvTargets, Baseline: "mariadb-innodb", Workloads: []string{"kv"}, Datasets: []string{"10000000"},
+			Params: map[string]string{"id_count": "1000000", "rounds": "10"}, Paths: []string{"prepared", "handler", "get"},
+			Allocators: []string{"glibc", "tcmalloc"}, AllocatorTargets: []string{"mariadb-innodb", "mariadb-myisam"},
+			Clients: []int{100}, Duration: "20m", Repeat: "1", Trim: trim(0.1), Interval: "10s"},
+		Quick: &Plan{Name: "kv-quick", Targets: kvTargets, Baseline: "mariadb-innodb", Workloads: []string{"kv"}, Datasets: []string{"1000000"},
+			Params: map[string]string{"id_count": "100000", "rounds": "2"}, Paths: []string{"prepared", "handler", "get"},
+			Allocators: []string{"glibc", "tcmalloc"}, AllocatorTargets: []string{"mariadb-innodb", "mariadb-myisam"},
+			Clients: []int{100}, Duration: "5m", Repeat: "1", Trim: trim(0.1), Interval: "10s"},
+	},
 }
+
+// kvTargets are seed 003's engines, then the rows it could not try.
+var kvTargets = []string{"mariadb-innodb", "mariadb-memory", "mariadb-myisam", "mariadb-aria", "mariadb-rocksdb", "postgres", "sqlite",
+	"redis", "tarantool-memtx", "memcached"}
 
 // shopTargets are the seed's engines, then the extra rows, then MyISAM and
 // InnoDB on MariaDB 11.4 as the seed set forks side by side (where `make

@@ -194,6 +194,16 @@ func buildPage(p *Page) view {
 	gs := groups(p.Files)
 	v.What, v.Machine, v.Limits = header(p)
 	v.Verdict = verdict(gs, p.Baseline, p.Files)
+	for si, set := range kvSets(p.Files) {
+		base := p.Baseline
+		if !containsTarget(set.files, base) {
+			base = set.files[0].Cell.Target
+		}
+		head, rows := kvTable(set, base)
+		v.Groups = append(v.Groups, viewGroup{ID: fmt.Sprintf("kv%d", si+1), Title: set.title + ": the seed's table",
+			Sections: []section{{Title: "Rows read per second (seed 003)", Note: kvLegend + "; × = times slower than " + base + ".",
+				Figures: []figure{{Table: &table{Head: head, Rows: rows}}}}}})
+	}
 	for gi, g := range gs {
 		v.Groups = append(v.Groups, groupView(fmt.Sprintf("g%d", gi+1), g, baseOf(g, p.Baseline), colors))
 	}

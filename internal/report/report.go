@@ -29,6 +29,7 @@ type group struct {
 // "× slower than the baseline" for every other target, then a table of
 // the figures that explain the times.
 func Terminal(w io.Writer, files []*result.File, baseline string) {
+	writeKVTables(w, files, baseline)
 	for _, g := range groups(files) {
 		base := baseline
 		if !contains(g.targets, base) {
@@ -129,7 +130,7 @@ func groups(files []*result.File) []*group {
 	for _, f := range files {
 		c := f.Cell
 		cd := c.Conditions
-		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s|%v", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.Disk, cd.CPUs, c.Params)
+		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s|%v|%s", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.Disk, cd.CPUs, c.Params, cd.Allocator)
 		g, ok := byKey[key]
 		if !ok {
 			title := fmt.Sprintf("%s, dataset %s", c.Workload, c.Dataset)
@@ -141,6 +142,12 @@ func groups(files []*result.File) []*group {
 			}
 			if cd.CPUs != "" {
 				title += ", cpus " + cd.CPUs
+			}
+			if p := c.Params["path"]; p != "" {
+				title += ", path " + p
+			}
+			if cd.Allocator != "" {
+				title += ", allocator " + cd.Allocator
 			}
 			g = &group{key: key, title: title}
 			byKey[key] = g
@@ -375,10 +382,15 @@ func statementTable(w io.Writer, files []*result.File) {
 
 // unlimitedTargets names the targets whose cells asked for memory or disk
 // limits that were not applied (an embedded database, an external server,
-// --allow-unlimited), with the reason: their times are not comparable.
+// --allow-unlimited), or that should have read from memory and did not
+// (kv), with the reason: their times are not comparable.
 func unlimitedTargets(files []*result.File) map[string]string {
 	out := map[string]string{}
 	for _, f := range files {
+		if im := f.Server.InMemory; im != nil && !im.OK && f.OK() {
+			out[f.Cell.Target] = im.Note
+			continue
+		}
 		c := f.Cell.Conditions
 		if f.Limits.Applied || (c.MemoryBytes == 0 && c.IOPS == 0 && c.BPS == 0) {
 			continue

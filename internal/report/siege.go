@@ -118,8 +118,15 @@ const siegeLegend = "ETime = seconds for all pages, RTime = mean page time (s), 
 
 func writeSiegeTable(w io.Writer, g *group, base string) {
 	fmt.Fprintf(w, "\n%s: the seed's table (siege); × = ETime over %s's\n", g.title, base)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head, rows := siegeTable(g, base)
+	writeCells(w, head, rows)
+	fmt.Fprintf(w, "  %s\n  %s\n", siegeLegend, noiseLegend)
+}
+
+// writeCells writes a table of cells for the terminal, right-aligned, a
+// cell that spans columns followed by empty ones.
+func writeCells(w io.Writer, head []string, rows [][]tcell) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range rows {
 		var cells []string
@@ -132,5 +139,4 @@ func writeSiegeTable(w io.Writer, g *group, base string) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  %s\n  %s\n", siegeLegend, noiseLegend)
 }

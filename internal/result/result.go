@@ -74,6 +74,9 @@ type Conditions struct {
 	// WorkloadVersion names the workload's definition where it changed
 	// in ways that change the figures (workload.Versioned).
 	WorkloadVersion string `json:"workload_version,omitempty"`
+	// Allocator is the memory allocator the plan put under the server
+	// (--allocator), "" for the server's own.
+	Allocator string `json:"allocator,omitempty"`
 }
 
 // Label is the seeds' row label: clients/neighbour, e.g. "4/x2", with the
@@ -169,9 +172,25 @@ type Server struct {
 	// flush, SQLite's WAL checkpoint): its bytes are in WriteBytes, so
 	// engines that defer writes are counted like those that do not.
 	WriteBackS float64 `json:"writeback_s"`
+	// InMemory is the proof, for a workload that must read from memory
+	// (kv), that the window read nothing from disk; nil for the others.
+	InMemory *InMemory `json:"in_memory,omitempty"`
 	// EngineWrites splits what the server wrote by its own counters;
 	// nil when the server keeps none shootout knows.
 	EngineWrites *EngineWrites `json:"engine_writes,omitempty"`
+}
+
+// InMemory is what the kernel says the server read from storage during
+// the measured window.
+type InMemory struct {
+	OK bool `json:"ok"`
+	// ReadBytes is the server process tree's read_bytes (/proc/PID/io):
+	// what it made the kernel fetch from storage.
+	ReadBytes int64 `json:"read_bytes"`
+	// CgroupReadIOs are the read IOs its cgroup's disk controller
+	// counted; -1 when the cell had none (no disk cap).
+	CgroupReadIOs int64  `json:"cgroup_read_ios"`
+	Note          string `json:"note,omitempty"`
 }
 
 // EngineWrites is, per operation of the driven run, what the server's own

@@ -67,7 +67,7 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 	if !ok || !c.t.Managed() {
 		return fmt.Errorf("--app %s needs a target shootout starts (%s is not)", aw.App(), c.t.Name())
 	}
-	d, db := c.inst.Dialect(), c.inst.DB()
+	d, db := c.sqlInst.Dialect(), c.sqlInst.DB()
 	workDir := filepath.Join(c.dataDir(), "app")
 	if err := os.MkdirAll(workDir, 0o700); err != nil {
 		return err
@@ -139,7 +139,7 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 // convertEngines moves the tables Redmine's migrations made to the
 // target's storage engine (Rails creates them in the server's default).
 func convertEngines(ctx context.Context, c *cellRun, engine string) error {
-	db := c.inst.DB()
+	db := c.sqlInst.DB()
 	rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND LOWER(engine) <> ?", strings.ToLower(engine))
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,6 +37,11 @@ type cellRun struct {
 	// cap); nbGroup holds a neighbour alone, beside an embedded database.
 	group, nbGroup *limits.Group
 	inst           target.Instance
+	// sqlInst is inst when its clients speak SQL; native and steps when
+	// they speak a native protocol (the workload's steps on it)
+	sqlInst target.SQLInstance
+	native  target.NativeInstance
+	steps   workload.NativeSteps
 	// mortal is the server process shootout watches, nil for an
 	// embedded or external one
 	mortal target.Mortal
@@ -83,7 +89,11 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		if err := c.loadApp(ctx); err != nil {
 			return err
 		}
-	} else if err := r.load(ctx, c.t, c.inst, c.w, c.ds, f); err != nil {
+	} else if c.native != nil {
+		if err := r.loadNative(ctx, c, f); err != nil {
+			return err
+		}
+	} else if err := r.load(ctx, c.t, c.sqlInst, c.w, c.ds, f); err != nil {
 		return err
 	}
 	if err := c.settleLoad(ctx); err != nil {
@@ -305,13 +315,22 @@ func (c *cellRun) start(ctx context.Context) error {
 	if kept != "" {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "memory cap: "+kept)
 	}
-	dl := c.t.Dialect()
-	c.f.Target = result.Target{Name: c.t.Name(), Flavor: string(dl.Flavor), Engine: dl.Engine}
+	flavor, engine := target.Kind(c.t)
+	c.f.Target = result.Target{Name: c.t.Name(), Flavor: flavor, Engine: engine}
 	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, sizing.String())
 	}
+	settings := c.res.Settings[c.cell.Target]
+	if a := c.cell.Conditions.Allocator; a != "" {
+		// the allocator axis: a setting of the target's, for this cell
+		settings = maps.Clone(settings)
+		if settings == nil {
+			settings = map[string]string{}
+		}
+		settings[target.MallocSetting] = a
+	}
 	opts := target.StartOptions{WorkDir: c.dataDir(), MemoryBudget: budget, Clients: c.cell.Clients,
-		Settings: c.res.Settings[c.cell.Target], Log: c.Log, KeepData: c.KeepData}
+		Settings: settings, Log: c.Log, KeepData: c.KeepData}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
 	}
@@ -320,6 +339,21 @@ func (c *cellRun) start(ctx context.Context) error {
 		return fmt.Errorf("start %s: %w", c.t.Name(), err)
 	}
 	c.inst = inst
+	c.sqlInst, _ = inst.(target.SQLInstance)
+	if ni, ok := inst.(target.NativeInstance); ok {
+		c.native = ni
+		nw, ok := c.w.(workload.NativeWorkload)
+		if !ok {
+			inst.Stop(ctx)
+			return fmt.Errorf("workload %s speaks SQL only, not %s", c.w.Name(), c.t.Protocol())
+		}
+		steps, err := nw.Native(ni.Endpoint())
+		if err != nil {
+			inst.Stop(ctx)
+			return err
+		}
+		c.steps = steps
+	}
 	c.mortal, _ = inst.(target.Mortal)
 	if c.t.Managed() && !c.t.Embedded() {
 		for _, pid := range inst.PIDs() {
@@ -339,6 +373,9 @@ func (c *cellRun) start(ctx context.Context) error {
 			logf(c.Log, "stop %s: %v", c.t.Name(), err)
 		}
 	})
+	if c.steps != nil {
+		c.later(func() { c.steps.Close() })
+	}
 	c.f.Target.Applied = inst.Applied()
 	if c.f.Target.Version, err = inst.Version(ctx); err != nil {
 		return fmt.Errorf("read server version: %w", err)
@@ -395,14 +432,18 @@ func (c *cellRun) liftIO() {
 func (c *cellRun) check(ctx context.Context, m *measured) error {
 	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	db, d := c.inst.DB(), c.inst.Dialect()
-	if c.beforeCheck != nil {
-		if err := c.beforeCheck(checkCtx, db); err != nil {
+	if c.beforeCheck != nil && c.sqlInst != nil {
+		if err := c.beforeCheck(checkCtx, c.sqlInst.DB()); err != nil {
 			return err
 		}
 	}
 	dres := m.driver
-	inv := c.w.Check(checkCtx, db, d, c.ds, m.before, dres.Counters)
+	var inv workload.Invariants
+	if c.steps != nil {
+		inv = c.steps.Check(checkCtx, c.ds, m.before, dres.Counters)
+	} else {
+		inv = c.w.Check(checkCtx, c.sqlInst.DB(), c.sqlInst.Dialect(), c.ds, m.before, dres.Counters)
+	}
 	f := c.f
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures, Drift: inv.Drift}
 	if len(c.appErrors) > 0 {
@@ -429,7 +470,7 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	if dir == "" {
 		f.Space.Note = "external server: data directory unknown"
 	}
-	if err := db.QueryRowContext(checkCtx, d.TableBytesQuery()).Scan(&f.Space.TableBytes); err != nil {
+	if err := c.tableBytes(checkCtx); err != nil {
 		f.Space.Note = strings.TrimPrefix(f.Space.Note+"; table size unknown: "+err.Error(), "; ")
 	}
 	logf(c.Log, "space: %.1f MB, settled %.1f MB, tables and indexes %.1f MB; invariants: %s",
@@ -447,4 +488,15 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 		}
 	}
 	return nil
+}
+
+// tableBytes is what the server says the workload's data takes: the SQL
+// server's tables and indexes, or the native server's own count.
+func (c *cellRun) tableBytes(ctx context.Context) error {
+	if c.native != nil {
+		n, err := c.native.DataBytes(ctx)
+		c.f.Space.TableBytes = n
+		return err
+	}
+	return c.sqlInst.DB().QueryRowContext(ctx, c.sqlInst.Dialect().TableBytesQuery()).Scan(&c.f.Space.TableBytes)
 }

@@ -23,18 +23,18 @@ func checkWithBefore(t *testing.T, res *plan.Resolved, dir string) workload.Inva
 	defer inst.Stop(ctx)
 	w, _ := workload.New(cell.Workload, cell.Params)
 	ds, _ := w.Dataset(cell.Dataset, 1)
-	for _, q := range w.Schema(inst.Dialect(), ds) {
-		if _, err := inst.DB().ExecContext(ctx, q); err != nil {
+	for _, q := range w.Schema(inst.(target.SQLInstance).Dialect(), ds) {
+		if _, err := inst.(target.SQLInstance).DB().ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.Load(ctx, inst.DB(), inst.Dialect(), ds, nil); err != nil {
+	if _, err := w.Load(ctx, inst.(target.SQLInstance).DB(), inst.(target.SQLInstance).Dialect(), ds, nil); err != nil {
 		t.Fatal(err)
 	}
-	before, err := w.Before(ctx, inst.DB(), inst.Dialect(), ds)
+	before, err := w.Before(ctx, inst.(target.SQLInstance).DB(), inst.(target.SQLInstance).Dialect(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before["rows"]++
-	return w.Check(ctx, inst.DB(), inst.Dialect(), ds, before, map[string]int64{})
+	return w.Check(ctx, inst.(target.SQLInstance).DB(), inst.(target.SQLInstance).Dialect(), ds, before, map[string]int64{})
 }

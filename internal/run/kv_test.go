@@ -8,48 +8,101 @@ import (
 )
 
 // TestKVReadsOnEveryServerAndPath runs the key-value reads on real
-// servers by every access path each speaks: every client reads its slice
-// of the ids every round, and every row read is checked against the value
-// loaded (a wrong or missing one fails the cell).
+// servers, SQL and native, by every access path each speaks, and on
+// allocators put under the server: every client reads its slice of the
+// ids every round, every row read is checked against the value loaded (a
+// wrong or missing one fails the cell), and the window proves it read
+// from memory.
 func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
-	paths := map[string][]string{
-		"mariadb-innodb": {"prepared", "text", "handler", "batch"},
-		"mariadb-memory": {"prepared", "handler"},
-		"mariadb-myisam": {"handler"},
-		"postgres":       {"prepared", "text", "batch"},
-		"sqlite":         {"prepared", "batch"},
+	type variant struct{ path, allocator string }
+	variants := map[string][]variant{
+		"mariadb-innodb":  {{"prepared", ""}, {"text", ""}, {"handler", ""}, {"batch", ""}, {"prepared", "tcmalloc"}, {"handler", "jemalloc"}},
+		"mariadb-memory":  {{"prepared", ""}, {"handler", ""}},
+		"mariadb-myisam":  {{"handler", ""}, {"prepared", "tcmalloc"}},
+		"postgres":        {{"prepared", ""}, {"text", ""}, {"batch", ""}},
+		"sqlite":          {{"prepared", ""}, {"batch", ""}},
+		"redis":           {{"get", ""}, {"batch", ""}, {"get", "tcmalloc"}},
+		"memcached":       {{"get", ""}, {"batch", ""}, {"get", "jemalloc"}},
+		"tarantool-memtx": {{"get", ""}, {"batch", ""}, {"get", "tcmalloc"}},
+		"tarantool-vinyl": {{"get", ""}, {"batch", ""}},
 	}
-	for name, ps := range paths {
-		for _, path := range ps {
-			t.Run(name+"/"+path, func(t *testing.T) {
+	for name, vs := range variants {
+		for _, v := range vs {
+			t.Run(name+"/"+v.path+"/"+v.allocator, func(t *testing.T) {
 				requireTargets(t, name)
 				p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
-					Params:  map[string]string{"path": path, "id_count": "3000", "rounds": "2", "batch": "50"},
+					Params:  map[string]string{"id_count": "3000", "rounds": "2", "batch": "50"},
+					Paths:   []string{v.path},
 					Clients: []int{4}, Duration: "60s", Interval: "0s"}
+				if v.allocator != "" {
+					p.Allocators = []string{v.allocator}
+				}
 				f := runPlan(t, p, &Runner{}, 1)[0]
 				if !f.OK() {
 					t.Fatalf("%s", f.Status)
 				}
-				if got := f.Counters["rows_read"]; got < 6000 || (path != "batch" && got != 6000) {
+				if got := f.Counters["rows_read"]; got != 6000 {
 					t.Errorf("rows read %d, want 3000 ids x 2 rounds", got)
 				}
 				if f.Throughput.Seconds > 50 {
 					t.Errorf("the run lasted %.0f s: it did not end when the clients had read their slices", f.Throughput.Seconds)
 				}
+				if im := f.Server.InMemory; im == nil || !im.OK {
+					t.Errorf("no proof the reads came from memory: %+v", im)
+				}
+				if v.allocator != "" {
+					mapped := f.Target.Applied["malloc_lib_mapped"]
+					if f.Cell.Conditions.Allocator != v.allocator || !strings.Contains(mapped, "lib"+v.allocator) {
+						t.Errorf("allocator %s asked, recorded %q, mapped %q", v.allocator, f.Cell.Conditions.Allocator, mapped)
+					}
+				}
 			})
 		}
 	}
-	// a path a server does not speak fails its cell with one line
-	t.Run("handler on postgres", func(t *testing.T) {
-		requireTargets(t, "postgres")
-		p := &plan.Plan{Name: "it", Targets: []string{"postgres"}, Workloads: []string{"kv"}, Datasets: []string{"1000"},
-			Params: map[string]string{"path": "handler", "id_count": "100", "rounds": "1"}, Clients: []int{1}, Duration: "10s", Interval: "0s"}
-		f := runPlan(t, p, &Runner{}, 1)[0]
-		if f.OK() || !strings.Contains(f.Status, "path handler is MariaDB's") {
-			t.Fatalf("status %q", f.Status)
+}
+
+// A path, protocol or allocator a target cannot take is refused before
+// anything starts, naming it.
+func TestKVRefusesWhatATargetCannotTake(t *testing.T) {
+	cases := []struct {
+		p    plan.Plan
+		want string
+	}{
+		{plan.Plan{Targets: []string{"postgres"}, Params: map[string]string{"path": "handler"}}, "--param: kv on postgres: kv path=handler is MariaDB's HANDLER"},
+		{plan.Plan{Targets: []string{"redis"}, Paths: []string{"prepared"}}, "--path: kv on redis: kv path=prepared is SQL's; a redis server reads by get or batch"},
+		{plan.Plan{Targets: []string{"mariadb-innodb"}, Paths: []string{"get"}}, "--path: kv on mariadb-innodb: kv path=get is the native servers' single read"},
+		{plan.Plan{Targets: []string{"redis", "mariadb-innodb"}, Paths: []string{"get", "text"}, Allocators: []string{"glibc"}, AllocatorTargets: []string{"redis"}},
+			"--allocator: redis: redis-server links jemalloc itself"},
+		{plan.Plan{Targets: []string{"mariadb-innodb"}, Allocators: []string{"hoard"}}, `--allocator: "hoard" is not an allocator`},
+		{plan.Plan{Targets: []string{"redis"}, Workloads: []string{"oltp_point_select"}}, "--targets: oltp_point_select on redis: workload oltp_point_select speaks SQL only, not redis"},
+	}
+	for _, c := range cases {
+		p := c.p
+		if p.Workloads == nil {
+			p.Workloads = []string{"kv"}
 		}
-	})
+		p.Datasets, p.Clients, p.Duration = []string{"1000"}, []int{1}, "10s"
+		_, err := p.Resolve(plan.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+	// on a plan of several targets each runs the paths it speaks
+	p := plan.Plan{Targets: []string{"mariadb-innodb", "postgres", "redis"}, Workloads: []string{"kv"}, Datasets: []string{"1000"}, Clients: []int{1}, Duration: "10s",
+		Paths: []string{"prepared", "handler", "get"}, Allocators: []string{"glibc", "tcmalloc"}, AllocatorTargets: []string{"mariadb-innodb"}}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Cells {
+		got = append(got, c.Target+" "+c.Params["path"]+" "+c.Conditions.Allocator)
+	}
+	want := "mariadb-innodb prepared glibc, mariadb-innodb prepared tcmalloc, mariadb-innodb handler glibc, mariadb-innodb handler tcmalloc, postgres prepared , redis get "
+	if strings.Join(got, ", ") != want {
+		t.Errorf("cells:\n%s\nwant\n%s", strings.Join(got, ", "), want)
+	}
 }

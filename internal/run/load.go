@@ -18,7 +18,7 @@ import (
 	"shootout/internal/workload"
 )
 
-func (r *Runner) load(ctx context.Context, t target.Target, inst target.Instance, w workload.Workload, ds workload.Dataset, f *result.File) error {
+func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInstance, w workload.Workload, ds workload.Dataset, f *result.File) error {
 	d, db := inst.Dialect(), inst.DB()
 	var claim *workload.Claim
 	if !t.Managed() {
@@ -133,5 +133,27 @@ func execAll(ctx context.Context, db *sql.DB, stmts []string) error {
 			return fmt.Errorf("%s: %w", firstLine(q), err)
 		}
 	}
+	return nil
+}
+
+// loadNative fills a native server by the workload's steps on it (each
+// protocol's fastest path: pipelined writes, multi-sets, batched inserts).
+func (r *Runner) loadNative(ctx context.Context, c *cellRun, f *result.File) error {
+	start := time.Now()
+	progress, finish := r.progress(c.ds.Rows, "loading "+c.ds.Name+" rows")
+	stats, err := c.steps.Load(ctx, c.ds, progress)
+	finish()
+	if err != nil {
+		return fmt.Errorf("load dataset %s: %w", c.ds.Name, err)
+	}
+	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables, Reused: stats.Rows == 0 && c.ds.Rows > 0}
+	if f.Load.Reused {
+		logf(r.Log, "dataset %s already loaded on %s: reused", c.ds.Name, c.t.Name())
+		return nil
+	}
+	if f.Load.Seconds > 0 {
+		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
+	}
+	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS)
 	return nil
 }

@@ -33,6 +33,11 @@ var reducedStudies = map[string]func(p *plan.Plan){
 	"shop": func(p *plan.Plan) {
 		p.Datasets, p.Reps, p.Interval = []string{"2000"}, 5, "0s"
 	},
+	// the seed's 100 clients, every path and allocator, a read each
+	"kv": func(p *plan.Plan) {
+		p.Datasets, p.Interval = []string{"20000"}, "0s"
+		p.Params = map[string]string{"id_count": "2000", "rounds": "1"}
+	},
 }
 
 // TestStudiesAtReducedScale runs every preset study's matrix, cut down, on

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -39,11 +40,14 @@ func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, err
 		}
 		return aw.NewAppWorker(c.app.URL, c.ds, client)
 	}
-	conn, err := c.inst.DB().Conn(ctx)
+	if c.steps != nil {
+		return c.steps.NewWorker(ctx, c.ds, client)
+	}
+	conn, err := c.sqlInst.DB().Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	wk, err := c.w.NewWorker(ctx, conn, c.inst.Dialect(), c.ds, client)
+	wk, err := c.w.NewWorker(ctx, conn, c.sqlInst.Dialect(), c.ds, client)
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -56,18 +60,30 @@ func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, err
 // The figures are filled in even when the run or the neighbour failed, and
 // the error then fails the cell.
 func (c *cellRun) measure(ctx context.Context) (*measured, error) {
-	db, d := c.inst.DB(), c.inst.Dialect()
 	if ca, ok := c.w.(workload.ClientsAware); ok {
 		ca.SetClients(c.cell.Clients)
 	}
-	before, err := c.w.Before(ctx, db, d, c.ds)
-	if err != nil {
-		return nil, err
-	}
 	f := c.f
-	writesBefore, writesKnown, err := d.ReadEngineWrites(ctx, db)
-	if err != nil {
-		f.Server.Note = "engine write counters unreadable: " + err.Error()
+	// the SQL-only steps: engine write counters, statements per request
+	var db *sql.DB
+	var d dialect.Dialect
+	var before workload.State
+	var writesBefore dialect.EngineWrites
+	var writesKnown bool
+	var err error
+	if c.steps != nil {
+		if before, err = c.steps.Before(ctx, c.ds); err != nil {
+			return nil, err
+		}
+	} else {
+		db, d = c.sqlInst.DB(), c.sqlInst.Dialect()
+		if before, err = c.w.Before(ctx, db, d, c.ds); err != nil {
+			return nil, err
+		}
+		writesBefore, writesKnown, err = d.ReadEngineWrites(ctx, db)
+		if err != nil {
+			f.Server.Note = "engine write counters unreadable: " + err.Error()
+		}
 	}
 	cfg := c.driverConfig()
 	logf(c.Log, "running %s: %d clients, %s", c.cell.Workload, c.cell.Clients, describeStop(cfg))
@@ -77,9 +93,11 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	defer nb.stop()
 	var ioBefore int64
+	readsBefore := int64(-1)
 	var win *limits.Window
 	if c.group != nil {
 		ioBefore = c.group.IOServiced()
+		readsBefore = c.group.IOReads()
 		win = c.group.StartWindow()
 	}
 	disk := startDiskWindow(c.inst.DataDir())
@@ -91,7 +109,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		questionsBefore = questions(ctx, db, d)
 	}
 	runStart := time.Now()
-	if c.duringRun != nil {
+	if c.duringRun != nil && db != nil {
 		go c.duringRun(ctx, db)
 	}
 	// the cell's context ends the moment the server dies (watchServer)
@@ -129,6 +147,12 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 			c.engineWrites(ctx, d, writesBefore, dres.Events)
 		}
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
+		if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
+			f.Server.InMemory = c.inMemory(usage.Measured, usage.ServerReadBytes, readsBefore)
+			if im := f.Server.InMemory; !im.OK {
+				logf(c.Log, "%s", im.Note)
+			}
+		}
 		dres.WriteSummary(c.Log)
 	}
 	f.Server.WriteBackS = wbSecs
@@ -186,7 +210,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 func (c *cellRun) engineWrites(ctx context.Context, d dialect.Dialect, before dialect.EngineWrites, events int64) {
 	// PostgreSQL's read waits for the clients' backends to exit, which is
 	// when they publish their statistics
-	after, ok, err := d.ReadEngineWrites(ctx, c.inst.DB())
+	after, ok, err := d.ReadEngineWrites(ctx, c.sqlInst.DB())
 	if ok {
 		w, n := after.Sub(before), float64(events)
 		c.f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(w.LogBytes) / n, DataBytesPerOp: float64(w.DataBytes) / n,
@@ -344,4 +368,33 @@ func (c *cellRun) watchServer(ctx context.Context, stop func()) {
 			}
 		}
 	}
+}
+
+// A window that read at most this much from storage read from memory: a
+// page of a library or a log the kernel fetched is not the data.
+const (
+	inMemoryReadBytes = 1 << 20
+	inMemoryReadIOs   = 64
+)
+
+// inMemory is the proof that the window's reads came from memory: what
+// the server's processes made the kernel read from storage, and the read
+// IOs of its cgroup's disk controller where it has one.
+func (c *cellRun) inMemory(measured bool, readBytes, readsBefore int64) *result.InMemory {
+	im := &result.InMemory{ReadBytes: readBytes, CgroupReadIOs: -1}
+	if c.group != nil && readsBefore >= 0 {
+		im.CgroupReadIOs = max(c.group.IOReads()-readsBefore, 0)
+	}
+	switch {
+	case !measured:
+		im.Note = "not proven in memory: the server's processes were not measured (a server shootout did not start)"
+	case readBytes > inMemoryReadBytes || im.CgroupReadIOs > inMemoryReadIOs:
+		im.Note = fmt.Sprintf("not in memory: the server read %.1f MiB from storage in the window", float64(readBytes)/(1<<20))
+		if im.CgroupReadIOs >= 0 {
+			im.Note += fmt.Sprintf(" (%d read IOs by its cgroup)", im.CgroupReadIOs)
+		}
+	default:
+		im.OK = true
+	}
+	return im
 }

@@ -42,7 +42,21 @@ func Build(t Target) (build, transport string) {
 	case SQLite:
 		v, _, _ := sqlite3.Version()
 		return "libsqlite3 " + v + " (go-sqlite3, in the shootout process)", "in-process"
+	case Redis:
+		if bin, err := nativeBinary("redis-server", "redis-server"); err == nil {
+			return versionOf(bin, "--version"), "unix socket"
+		}
+	case Memcached:
+		if bin, err := nativeBinary("memcached", "memcached"); err == nil {
+			return versionOf(bin, "--version"), "unix socket"
+		}
+	case Tarantool:
+		if bin, err := nativeBinary("tarantool", "tarantool"); err == nil {
+			return versionOf(bin, "--version"), "unix socket"
+		}
 	case *External:
+		return "", t.transport()
+	case *NativeExternal:
 		return "", t.transport()
 	}
 	return "", ""

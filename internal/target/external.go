@@ -11,6 +11,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 )
 
 // External is a server the user runs; shootout only connects to it.
@@ -24,10 +25,11 @@ type External struct {
 
 func (e *External) transport() string { return e.via }
 
-// ParseExternal reads mysql://user:pass@host:port/db?engine=E or
-// postgres://user:pass@host:port/db. Only this machine's loopback
-// addresses are accepted: shootout puts load only on servers here.
-func ParseExternal(raw string) (*External, error) {
+// ParseExternal reads mysql://user:pass@host:port/db?engine=E,
+// postgres://user:pass@host:port/db, or a native server's URL (redis://,
+// tarantool://, memcached://). Only this machine's loopback addresses are
+// accepted: shootout puts load only on servers here.
+func ParseExternal(raw string) (Target, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("target URL %s: %v", Redact(raw), redactErr(err, raw))
@@ -42,6 +44,10 @@ func ParseExternal(raw string) (*External, error) {
 	e.via = "tcp " + host
 	if socket != "" {
 		e.via = "unix " + socket
+	}
+	switch u.Scheme {
+	case "redis", "tarantool", "memcached":
+		return parseNativeExternal(u, e.display)
 	}
 	pass, _ := u.User.Password()
 	db := strings.TrimPrefix(u.Path, "/")
@@ -78,7 +84,7 @@ func ParseExternal(raw string) (*External, error) {
 		}
 		e.dsn = raw
 	default:
-		return nil, fmt.Errorf("target %s: scheme %q is not mysql:// or postgres://", e.display, u.Scheme)
+		return nil, fmt.Errorf("target %s: scheme %q is not mysql://, postgres://, redis://, tarantool:// or memcached://", e.display, u.Scheme)
 	}
 	return e, nil
 }
@@ -118,9 +124,10 @@ func (e *External) Name() string { return e.display }
 func (e *External) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: e.flavor, Engine: e.engine}
 }
-func (e *External) Available() error { return nil }
-func (e *External) Embedded() bool   { return false }
-func (e *External) Managed() bool    { return false }
+func (e *External) Available() error     { return nil }
+func (e *External) Protocol() proto.Name { return proto.SQL }
+func (e *External) Embedded() bool       { return false }
+func (e *External) Managed() bool        { return false }
 
 type externalInstance struct {
 	e  *External

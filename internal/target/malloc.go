@@ -56,3 +56,40 @@ func mallocFor(engine string, settings map[string]string) (name, lib string, err
 	}
 	return name, "", fmt.Errorf("%s %q: use system, jemalloc, tcmalloc or a library's absolute path", MallocSetting, name)
 }
+
+// TakesAllocator is nil when shootout can put allocator (glibc, jemalloc
+// or tcmalloc) under t's server, else why not.
+func TakesAllocator(t Target, allocator string) error {
+	settings := map[string]string{MallocSetting: allocator}
+	switch t := t.(type) {
+	case MariaDB:
+		_, _, err := mallocFor(t.Engine, settings)
+		return err
+	case Redis:
+		_, _, err := nativeMalloc("redis-server", redisLinked, settings)
+		return err
+	case Memcached, Tarantool:
+		_, _, err := nativeMalloc(t.Name(), "", settings)
+		return err
+	}
+	switch {
+	case t.Embedded():
+		return fmt.Errorf("%s runs inside shootout's own process: no allocator can be put under it alone", t.Name())
+	case !t.Managed():
+		return fmt.Errorf("%s is a server shootout does not start", t.Name())
+	}
+	return fmt.Errorf("shootout puts no allocator under %s", t.Name())
+}
+
+// checkMapped proves the allocator asked for is the one the process runs
+// on, from what /proc/PID/maps shows mapped.
+func checkMapped(name, mapped string) error {
+	want := map[string]string{"jemalloc": "libjemalloc", "tcmalloc": "libtcmalloc"}[name]
+	switch {
+	case want != "" && !strings.Contains(mapped, want):
+		return fmt.Errorf("allocator %s asked for, but the server's /proc/PID/maps shows %s", name, mapped)
+	case name == "system" && strings.Contains(mapped, "libtcmalloc"):
+		return fmt.Errorf("glibc's allocator asked for, but the server's /proc/PID/maps shows %s", mapped)
+	}
+	return nil
+}

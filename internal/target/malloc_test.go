@@ -30,7 +30,7 @@ func TestMyRocksRunsOnJemalloc(t *testing.T) {
 			t.Fatal(err)
 		}
 		var lib string
-		err = inst.DB().QueryRow("SELECT @@version_malloc_library").Scan(&lib)
+		err = inst.(target.SQLInstance).DB().QueryRow("SELECT @@version_malloc_library").Scan(&lib)
 		inst.Stop(context.Background())
 		if err != nil {
 			t.Fatal(err)

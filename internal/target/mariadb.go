@@ -18,6 +18,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 )
 
 // mariadbEngines maps each engine to the setting its cache is sized by.
@@ -76,8 +77,9 @@ func (m MariaDB) Dialect() dialect.Dialect {
 	}
 	return d
 }
-func (m MariaDB) Embedded() bool { return false }
-func (m MariaDB) Managed() bool  { return true }
+func (m MariaDB) Protocol() proto.Name { return proto.SQL }
+func (m MariaDB) Embedded() bool       { return false }
+func (m MariaDB) Managed() bool        { return true }
 
 var mariadbPluginDirs = []string{"/usr/lib/mysql/plugin", "/usr/lib/x86_64-linux-gnu/mariadb19/plugin", "/usr/lib/mariadb/plugin"}
 
@@ -292,7 +294,10 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", m.Name(), in.proc.pid(), port, in.dataDir)
 		lastErr = in.waitAndCreateUser(ctx, dir, port)
 		if lastErr == nil {
-			return in, nil
+			in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.pid())
+			if lastErr = checkMapped(malloc, in.applied["malloc_lib_mapped"]); lastErr == nil {
+				return in, nil
+			}
 		}
 		in.proc.stop(syscall.SIGKILL, 5*time.Second)
 		// Another program may take the port between our probe and the

@@ -41,7 +41,7 @@ func TestPortTakenBeforeTheServerBinds(t *testing.T) {
 			if calls < 2 {
 				t.Fatalf("the server never tried another port (%d probes)", calls)
 			}
-			if err := inst.DB().PingContext(context.Background()); err != nil {
+			if err := inst.(target.SQLInstance).DB().PingContext(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Count(log.String(), "started ") < 2 {

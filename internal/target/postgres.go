@@ -22,6 +22,7 @@ import (
 
 	"shootout/internal/dialect"
 	"shootout/internal/metrics"
+	"shootout/internal/proto"
 )
 
 // Postgres is a private PostgreSQL cluster made with Debian's initdb.
@@ -29,6 +30,7 @@ type Postgres struct{}
 
 func (Postgres) Name() string             { return "postgres" }
 func (Postgres) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.Postgres} }
+func (Postgres) Protocol() proto.Name     { return proto.SQL }
 func (Postgres) Embedded() bool           { return false }
 func (Postgres) Managed() bool            { return true }
 

@@ -203,11 +203,69 @@ func SizeFor(t Target, budget int64, clients int) (MemoryPlan, bool, error) {
 	if !t.Managed() || t.Embedded() {
 		return MemoryPlan{}, false, nil
 	}
-	d := t.Dialect()
+	d, isSQL := DialectOf(t)
+	if !isSQL {
+		flavor, engine := Kind(t)
+		p, err := sizeNative(strings.TrimSuffix(flavor+"-"+engine, "-"), budget, clients)
+		return p, true, err
+	}
 	engine := d.Engine
 	if d.Flavor == dialect.Postgres {
 		engine = "postgres"
 	}
 	p, err := SizeMemory(engine, budget, clients)
 	return p, true, err
+}
+
+// The native servers keep their data in memory (Tarantool's vinyl on
+// disk, with a cache): the store gets what is left of the budget once
+// the process itself, its connections and a page cache for its files are
+// counted. Measured here: redis-server 7.0 starts at 8 MB RSS, memcached
+// 1.6 at 4 MB plus its hash table (8 bytes a bucket, grown to 1.5× the
+// items: 192 MB at 10 M items, outside -m), tarantool 2.6 at 30 MB.
+const (
+	nativeServer   = 32 * mib
+	nativePerConn  = 64 * kib
+	nativeMinStore = 16 * mib
+)
+
+// sizeNative shares a budget out for "redis", "memcached",
+// "tarantool-memtx" or "tarantool-vinyl".
+func sizeNative(kind string, budget int64, clients int) (MemoryPlan, error) {
+	p := MemoryPlan{Budget: budget, Clients: max(clients, 1), Settings: map[string]string{}}
+	conns := int64(p.Clients+loaderConnections) * nativePerConn
+	rest := budget - nativeServer - conns - minPageCache
+	p.Parts = []MemoryPart{{"server", nativeServer}, {fmt.Sprintf("connections (%d)", p.Clients+loaderConnections), conns}, {"page cache", minPageCache}}
+	var store int64
+	switch kind {
+	case "redis":
+		// jemalloc's fragmentation and Redis's own overhead above
+		// used_memory take about a quarter more
+		store = rest * 3 / 4
+		p.Settings["maxmemory"] = fmt.Sprint(store)
+		p.Settings["maxmemory-policy"] = "noeviction"
+		p.Parts = append(p.Parts, MemoryPart{"maxmemory (noeviction)", store})
+	case "memcached":
+		// the hash table lives outside -m
+		store = rest / 2
+		p.Settings["memory-limit"] = fmt.Sprint(store / mib)
+		p.Parts = append(p.Parts, MemoryPart{"memory-limit (evictions off)", store}, MemoryPart{"hash table", rest - store})
+	case "tarantool-memtx":
+		store = rest * 3 / 4
+		p.Settings["memtx_memory"] = fmt.Sprint(store)
+		p.Parts = append(p.Parts, MemoryPart{"memtx_memory", store})
+	case "tarantool-vinyl":
+		// memtx still holds the system spaces
+		p.Settings["memtx_memory"] = fmt.Sprint(32 * mib)
+		store = (rest - 32*mib) / 2
+		p.Settings["vinyl_memory"] = fmt.Sprint(store / 2)
+		p.Settings["vinyl_cache"] = fmt.Sprint(store / 2)
+		p.Parts = append(p.Parts, MemoryPart{"memtx_memory", 32 * mib}, MemoryPart{"vinyl_memory", store / 2}, MemoryPart{"vinyl_cache", store / 2})
+	default:
+		return p, fmt.Errorf("no memory rule for %s", kind)
+	}
+	if store < nativeMinStore {
+		return p, fmt.Errorf("%s leaves %s for %s's data, less than %s: give it at least %s", HumanBytes(budget), HumanBytes(max(store, 0)), kind, HumanBytes(nativeMinStore), HumanBytes(budget-store+2*nativeMinStore))
+	}
+	return p, nil
 }

@@ -14,6 +14,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 )
 
 // SQLite is an embedded database file in WAL mode. Its "server" is the
@@ -23,6 +24,7 @@ type SQLite struct{}
 func (SQLite) Name() string             { return "sqlite" }
 func (SQLite) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.SQLite} }
 func (SQLite) Available() error         { return nil }
+func (SQLite) Protocol() proto.Name     { return proto.SQL }
 func (SQLite) Embedded() bool           { return true }
 func (SQLite) Managed() bool            { return true }
 

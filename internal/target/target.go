@@ -1,7 +1,9 @@
 // Package target starts and stops the database servers under test (private
 // MariaDB with an engine, PostgreSQL, embedded SQLite) or wraps an external
-// server given by URL. A target knows nothing about workloads: it offers a
-// SQL connection pool, its dialect, and the evidence a result needs.
+// server given by URL, or a native key-value server (Redis, Tarantool,
+// memcached). A target knows nothing about workloads: it offers clients of
+// its protocol (a SQL pool and its dialect, or a native endpoint) and the
+// evidence a result needs.
 package target
 
 import (
@@ -18,12 +20,15 @@ import (
 	"strings"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 )
 
 // Target is one kind of server a user can name.
 type Target interface {
 	Name() string
-	Dialect() dialect.Dialect
+	// Protocol is what its clients speak; a SQL target is also a
+	// SQLTarget, with its dialect.
+	Protocol() proto.Name
 	// Available is nil when the target can run here, else why not and the
 	// command that fixes it.
 	Available() error
@@ -33,6 +38,40 @@ type Target interface {
 	// process, so no limit can apply to it alone.
 	Embedded() bool
 	Start(ctx context.Context, opt StartOptions) (Instance, error)
+}
+
+// SQLTarget is a target clients reach by SQL.
+type SQLTarget interface {
+	Target
+	Dialect() dialect.Dialect
+}
+
+// NativeTarget is a target of a native protocol; Engine names the
+// storage behind it where the server has several ("memtx"), else "".
+type NativeTarget interface {
+	Target
+	Engine() string
+}
+
+// DialectOf is t's SQL dialect; ok is false for a target that does not
+// speak SQL.
+func DialectOf(t Target) (d dialect.Dialect, ok bool) {
+	if st, isSQL := t.(SQLTarget); isSQL {
+		return st.Dialect(), true
+	}
+	return dialect.Dialect{}, false
+}
+
+// Kind is what a result calls a target: its SQL flavor and engine, or
+// its protocol and engine.
+func Kind(t Target) (flavor, engine string) {
+	if d, ok := DialectOf(t); ok {
+		return string(d.Flavor), d.Engine
+	}
+	if nt, ok := t.(NativeTarget); ok {
+		return string(t.Protocol()), nt.Engine()
+	}
+	return string(t.Protocol()), ""
 }
 
 // ConnInfo is how another program — an application server in the loop —
@@ -105,11 +144,9 @@ func removeServerDir(dir string, keep bool) {
 // buffers, as a DBA sizing a small VM would.
 const CacheShare = 0.5
 
-// Instance is a running server, or a connection to an external one.
+// Instance is a running server, or a connection to an external one. What
+// its clients speak is in SQLInstance or NativeInstance.
 type Instance interface {
-	Dialect() dialect.Dialect
-	// DB is a pool on the benchmark database; callers take *sql.Conn from it.
-	DB() *sql.DB
 	Version(ctx context.Context) (string, error)
 	// Settings are every server variable (SHOW VARIABLES, pg_settings, PRAGMAs).
 	Settings(ctx context.Context) (map[string]string, error)
@@ -130,9 +167,28 @@ type Instance interface {
 	Stop(ctx context.Context) error
 }
 
+// SQLInstance is an instance clients reach by SQL.
+type SQLInstance interface {
+	Instance
+	Dialect() dialect.Dialect
+	// DB is a pool on the benchmark database; callers take *sql.Conn from it.
+	DB() *sql.DB
+}
+
+// NativeInstance is an instance of a native protocol.
+type NativeInstance interface {
+	Instance
+	Endpoint() proto.Endpoint
+	// DataBytes is what the server says its data takes (Redis's
+	// used_memory_dataset, memcached's bytes, Tarantool's space bsize):
+	// the table size of a SQL server.
+	DataBytes(ctx context.Context) (int64, error)
+}
+
 // Names lists the managed targets in the order the default study uses.
 func Names() []string {
-	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "postgres"}
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "postgres",
+		"redis", "memcached", "tarantool-memtx", "tarantool-vinyl"}
 }
 
 // Lookup resolves a target name or an external server URL.
@@ -142,6 +198,14 @@ func Lookup(name string) (Target, error) {
 		return SQLite{}, nil
 	case name == "postgres":
 		return Postgres{}, nil
+	case name == "redis":
+		return Redis{}, nil
+	case name == "memcached":
+		return Memcached{}, nil
+	case name == "tarantool" || name == "tarantool-memtx":
+		return Tarantool{Storage: "memtx"}, nil
+	case name == "tarantool-vinyl":
+		return Tarantool{Storage: "vinyl"}, nil
 	case strings.HasPrefix(name, "mariadb-") && strings.Contains(name, "@"):
 		// another build of the server: mariadb-innodb@/opt/mariadb-11.4.5
 		base, dir, _ := strings.Cut(name, "@")
@@ -172,7 +236,7 @@ func Lookup(name string) (Target, error) {
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown target %q (valid: %s, a MariaDB target on another build such as mariadb-innodb@/opt/mariadb-11.4.5, or a server URL such as mysql://user:pass@127.0.0.1:3306/db?engine=innodb or postgres://user:pass@127.0.0.1:5432/db)",
+	return fmt.Errorf("unknown target %q (valid: %s, a MariaDB target on another build such as mariadb-innodb@/opt/mariadb-11.4.5, or a server URL such as mysql://user:pass@127.0.0.1:3306/db?engine=innodb, postgres://user:pass@127.0.0.1:5432/db, redis://:pass@127.0.0.1:6379, tarantool://user:pass@127.0.0.1:3301 or memcached://127.0.0.1:11211)",
 		name, strings.Join(Names(), ", "))
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 )
 
 // Dataset is a resolved dataset: a name as the user wrote it, a size the
@@ -111,6 +112,43 @@ type Workload interface {
 	Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds Dataset, before State, counters map[string]int64) Invariants
 }
 
+// NativeWorkload is a workload that also speaks protocols other than
+// SQL (every workload speaks SQL through the methods of Workload).
+type NativeWorkload interface {
+	Workload
+	// Speaks is nil when the workload, as configured, runs on protocol
+	// p (with SQL dialect d), else why not in a line that names the
+	// parameter to change (kv's path=handler is MariaDB's).
+	Speaks(p proto.Name, d dialect.Dialect) error
+	// Native is the workload's steps on one server of a native protocol.
+	Native(ep proto.Endpoint) (NativeSteps, error)
+}
+
+// NativeSteps are a workload's steps on a native server: the same steps
+// as on SQL, with the protocol's own client instead of a pool.
+type NativeSteps interface {
+	// Load fills the server (creating its spaces, where it has any).
+	Load(ctx context.Context, ds Dataset, progress Progress) (LoadStats, error)
+	Before(ctx context.Context, ds Dataset) (State, error)
+	// NewWorker is one client with a connection of its own.
+	NewWorker(ctx context.Context, ds Dataset, client int) (Worker, error)
+	Check(ctx context.Context, ds Dataset, before State, counters map[string]int64) Invariants
+	// Close closes the steps' own connection.
+	Close() error
+}
+
+// Speaks is nil when w runs on protocol p (with SQL dialect d), else why
+// not.
+func Speaks(w Workload, p proto.Name, d dialect.Dialect) error {
+	if nw, ok := w.(NativeWorkload); ok {
+		return nw.Speaks(p, d)
+	}
+	if p == proto.SQL {
+		return nil
+	}
+	return fmt.Errorf("workload %s speaks SQL only, not %s", w.Name(), p)
+}
+
 // Versioned is a workload whose definition has changed in ways that change
 // its figures: its version is part of every cell's conditions, so --resume
 // reruns and compare refuses to pair cells measured by an older definition.
@@ -124,6 +162,13 @@ func VersionOf(w Workload) string {
 		return v.Version()
 	}
 	return ""
+}
+
+// MemoryReader is a workload whose reads must all be served from memory
+// (kv, as seed 003 allowed no disk IO): each cell proves it from the
+// kernel's counters or is marked "not in memory".
+type MemoryReader interface {
+	ReadsFromMemory() bool
 }
 
 // ErrClientDone is what a Worker's Do returns when its client has done

@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 	"shootout/internal/units"
 	"shootout/internal/workload"
 )
@@ -23,13 +25,13 @@ import (
 func init() {
 	workload.Register("kv", "key-value reads (seed 003): random primary-key reads of keyvalue(id, value1, value2) from an ids file split across the clients, R rounds each; path=prepared|text|handler|batch",
 		func(params map[string]string) (workload.Workload, error) {
-			o := options{Path: "prepared", Rounds: 10, Batch: 100, IDs: 1_000_000, Warmup: 1}
+			o := options{Rounds: 10, Batch: 100, IDs: 1_000_000, Warmup: 1}
 			for k, v := range params {
 				var err error
 				switch k {
 				case "path":
 					if !validPath[v] {
-						return nil, fmt.Errorf("parameter path=%q: want prepared, text, handler (MariaDB's HANDLER … READ) or batch (IN lists of batch ids)", v)
+						return nil, fmt.Errorf("parameter path=%q: want prepared, text, handler (MariaDB's HANDLER … READ), get (a native server's single read) or batch (batch ids a round trip)", v)
 					}
 					o.Path = v
 				case "rounds":
@@ -64,7 +66,44 @@ func init() {
 		})
 }
 
-var validPath = map[string]bool{"prepared": true, "text": true, "handler": true, "batch": true}
+var validPath = map[string]bool{"prepared": true, "text": true, "handler": true, "batch": true, "get": true}
+
+// sqlPaths and nativePaths are the access paths each kind of server has;
+// with none asked, a SQL server reads by prepared statement and a native
+// one by its single get.
+var (
+	sqlPaths    = []string{"prepared", "text", "handler", "batch"}
+	nativePaths = []string{"get", "batch"}
+)
+
+// Path is the access path on protocol p.
+func (w *Workload) Path(p proto.Name) string {
+	switch {
+	case w.opt.Path != "":
+		return w.opt.Path
+	case p == proto.SQL:
+		return "prepared"
+	}
+	return "get"
+}
+
+// Speaks refuses, before anything starts, a path the server has no way
+// to take.
+func (w *Workload) Speaks(p proto.Name, d dialect.Dialect) error {
+	path := w.Path(p)
+	switch {
+	case p == proto.SQL && !slices.Contains(sqlPaths, path):
+		return fmt.Errorf("kv path=%s is the native servers' single read; a SQL server reads by prepared, text, handler or batch", path)
+	case p == proto.SQL && path == "handler" && d.Flavor != dialect.MySQL:
+		return fmt.Errorf("kv path=handler is MariaDB's HANDLER … READ; %s has none (use prepared, text or batch)", d.Flavor)
+	case p == proto.SQL && path == "handler" && d.Engine == "rocksdb":
+		// MariaDB answers HANDLER … OPEN on a MyRocks table with error 1031
+		return fmt.Errorf("kv path=handler: MyRocks has no HANDLER interface (use prepared, text or batch)")
+	case p != proto.SQL && !slices.Contains(nativePaths, path):
+		return fmt.Errorf("kv path=%s is SQL's; a %s server reads by get or batch", path, p)
+	}
+	return nil
+}
 
 func positive(k, v string) (int, error) {
 	n, err := strconv.Atoi(v)
@@ -96,6 +135,9 @@ type Workload struct {
 
 func (w *Workload) Name() string { return "kv" }
 func (w *Workload) Description() string {
+	if w.opt.Path == "" {
+		return "key-value reads by primary key (seed 003), each server's point read"
+	}
 	return "key-value reads by primary key (seed 003), path " + w.opt.Path
 }
 func (w *Workload) Ops() []string          { return []string{"read"} }
@@ -227,18 +269,13 @@ func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 // CheckSchema refuses a path the target does not speak: HANDLER is
 // MariaDB's.
 func (w *Workload) CheckSchema(d dialect.Dialect, ds workload.Dataset) ([]string, error) {
-	if w.opt.Path == "handler" && d.Flavor != dialect.MySQL {
-		return nil, fmt.Errorf("path handler is MariaDB's HANDLER … READ; %s has none (use prepared, text or batch)", d.Flavor)
-	}
-	return nil, nil
+	return nil, w.Speaks(proto.SQL, d)
 }
 
 // Before warms the cache as the seed's warm-up rounds did: every id of the
 // file read warmup times, in batches, before the measured window.
 func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
-	w.mu.Lock()
-	w.wrong, w.wrongsN = nil, 0
-	w.mu.Unlock()
+	w.resetMisses()
 	ids := w.idsFor(ds)
 	for r := 0; r < w.opt.Warmup; r++ {
 		for from := 0; from < len(ids); from += 1000 {
@@ -287,3 +324,25 @@ func (w *Workload) SetClients(n int) {
 	w.clients = n
 	w.mu.Unlock()
 }
+
+func (w *Workload) resetMisses() {
+	w.mu.Lock()
+	w.wrong, w.wrongsN = nil, 0
+	w.mu.Unlock()
+}
+
+// sliceOf is client's share of the ids and how many reads it makes.
+func (w *Workload) sliceOf(ds workload.Dataset, client int) ([]int64, int) {
+	ids := w.idsFor(ds)
+	w.mu.Lock()
+	clients := max(w.clients, 1)
+	w.mu.Unlock()
+	from, to := len(ids)*client/clients, len(ids)*(client+1)/clients
+	return ids[from:to], (to - from) * w.opt.Rounds
+}
+
+// dialectNone is Check's dialect on a native server: it reads nothing.
+var dialectNone dialect.Dialect
+
+// ReadsFromMemory: seed 003 allowed no disk IO during the reads.
+func (w *Workload) ReadsFromMemory() bool { return true }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 	"shootout/internal/workload"
 )
 
@@ -23,16 +24,13 @@ type worker struct {
 	rows   int64
 	opened bool // HANDLER keyvalue OPEN on this connection
 	args   []any
+	path   string
 }
 
 func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
-	ids := w.idsFor(ds)
-	w.mu.Lock()
-	clients := max(w.clients, 1)
-	w.mu.Unlock()
-	from, to := len(ids)*client/clients, len(ids)*(client+1)/clients
-	wk := &worker{w: w, conn: conn, d: d, slice: ids[from:to], total: (to - from) * w.opt.Rounds}
-	switch w.opt.Path {
+	slice, total := w.sliceOf(ds, client)
+	wk := &worker{w: w, conn: conn, d: d, slice: slice, total: total, path: w.Path(proto.SQL)}
+	switch w.Path(proto.SQL) {
 	case "prepared":
 		wk.query = d.Bind("SELECT value1, value2 FROM keyvalue WHERE id = ?")
 		st, err := conn.PrepareContext(ctx, wk.query)
@@ -67,13 +65,13 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	if wk.next >= wk.total || len(wk.slice) == 0 {
 		return workload.Outcome{}, workload.ErrClientDone
 	}
-	if wk.w.opt.Path == "batch" {
+	if wk.path == "batch" {
 		return wk.batch(ctx)
 	}
 	id := wk.slice[wk.next%len(wk.slice)]
 	wk.next++
 	var row *sql.Row
-	switch wk.w.opt.Path {
+	switch wk.path {
 	case "prepared":
 		row = wk.stmt.QueryRowContext(ctx, id)
 	default:
@@ -142,12 +140,15 @@ func (wk *worker) batch(ctx context.Context) (workload.Outcome, error) {
 	return workload.Outcome{Reads: int32(n)}, nil
 }
 
-func (wk *worker) check(id, v1 int64, v2 float64) bool {
+func (wk *worker) check(id, v1 int64, v2 float64) bool { return wk.w.checkRow(&wk.rows, id, v1, v2) }
+
+// checkRow counts a row read right in rows, and records one read wrong.
+func (w *Workload) checkRow(rows *int64, id, v1 int64, v2 float64) bool {
 	if v1 != value1(id) || v2 != value2(id) {
-		wk.w.miss(fmt.Sprintf("id %d: (%d, %g), loaded (%d, %g)", id, v1, v2, value1(id), value2(id)))
+		w.miss(fmt.Sprintf("id %d: (%d, %g), loaded (%d, %g)", id, v1, v2, value1(id), value2(id)))
 		return false
 	}
-	wk.rows++
+	*rows++
 	return true
 }
 

@@ -173,7 +173,7 @@ func runCaptureScenario(t *testing.T, name string) map[string][]string {
 		t.Fatal(err)
 	}
 	defer inst.Stop(ctx)
-	db, d := inst.DB(), inst.Dialect()
+	db, d := inst.(target.SQLInstance).DB(), inst.(target.SQLInstance).Dialect()
 	wl, err := parse(nil)
 	if err != nil {
 		t.Fatal(err)

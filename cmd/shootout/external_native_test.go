@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bradfitz/gomemcache/memcache"
+	"github.com/redis/go-redis/v9"
+	"github.com/tarantool/go-tarantool/v3"
+
+	"shootout/internal/proto"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+)
+
+// startNative starts a private native server for a test to play the
+// user's own, and says how to reach it by URL.
+func startNative(t *testing.T, name string) (proto.Endpoint, func()) {
+	t.Helper()
+	tg, err := target.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.RequireTarget(t, tg)
+	inst, err := tg.Start(context.Background(), target.StartOptions{WorkDir: testenv.WorkDir(t), MemoryBudget: 256 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst.(target.NativeInstance).Endpoint(), func() { inst.Stop(context.Background()) }
+}
+
+// TestExternalNativeServersAreNeverHarmed points shootout at Redis,
+// memcached and Tarantool servers that hold someone's own keys and space:
+// the run refuses with one line and leaves them as they were; where
+// nothing of anyone's is, it loads, then reuses what it loaded. The
+// password is in no result file.
+func TestExternalNativeServersAreNeverHarmed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	ctx := context.Background()
+	run := func(url, out string) (string, int) {
+		stdout, stderr, code := shootout(t, nil, "run", "--targets", url, "--workload", "kv", "--dataset", "2000",
+			"--param", "id_count=500", "--param", "rounds=1", "--clients", "2", "--duration", "30s", "--interval", "0", "--out", out)
+		return stdout + stderr, code
+	}
+	work := testenv.WorkDir(t)
+
+	t.Run("redis", func(t *testing.T) {
+		ep, stop := startNative(t, "redis")
+		defer stop()
+		c := redis.NewClient(&redis.Options{Network: "unix", Addr: ep.Address, Password: ep.Password})
+		defer c.Close()
+		c.Set(ctx, "kv:5", "mine", 0)
+		url := "redis://:" + ep.Password + "@127.0.0.1/?socket=" + ep.Address
+		out, code := run(url, filepath.Join(work, "redis-refused"))
+		if code == 0 || !strings.Contains(out, "holds keys such as kv:5 that shootout did not write") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		if v, _ := c.Get(ctx, "kv:5").Result(); v != "mine" {
+			t.Fatalf("the user's key is now %q", v)
+		}
+		// database 15 is empty: loaded, then reused
+		url15 := "redis://:" + ep.Password + "@127.0.0.1/15?socket=" + ep.Address
+		dir := filepath.Join(work, "redis-15")
+		if out, code := run(url15, dir); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		dir2 := filepath.Join(work, "redis-15-again")
+		if out, code := run(url15, dir2); code != 0 || !strings.Contains(out, "already loaded") {
+			t.Fatalf("the second run did not reuse the load: exit %d:\n%s", code, out)
+		}
+		noSecret(t, ep.Password, dir, dir2)
+	})
+
+	t.Run("memcached", func(t *testing.T) {
+		ep, stop := startNative(t, "memcached")
+		defer stop()
+		c := memcache.New(ep.Address)
+		c.Set(&memcache.Item{Key: "kv:1", Value: []byte("mine")})
+		out, code := run("memcached://127.0.0.1/?socket="+ep.Address, filepath.Join(work, "mc-refused"))
+		if code == 0 || !strings.Contains(out, "holds kv:1, which shootout did not write") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		if it, err := c.Get("kv:1"); err != nil || string(it.Value) != "mine" {
+			t.Fatalf("the user's item: %v %v", it, err)
+		}
+	})
+
+	t.Run("tarantool", func(t *testing.T) {
+		ep, stop := startNative(t, "tarantool-memtx")
+		defer stop()
+		conn, err := tarantool.Connect(ctx, tarantool.NetDialer{Address: "unix/:" + ep.Address, User: ep.User, Password: ep.Password}, tarantool.Opts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.Do(tarantool.NewEvalRequest("box.schema.space.create('keyvalue'):create_index('pk') box.space.keyvalue:insert({1, 'mine'})")).Get(); err != nil {
+			t.Fatal(err)
+		}
+		url := "tarantool://" + ep.User + ":" + ep.Password + "@127.0.0.1/?socket=" + ep.Address
+		out, code := run(url, filepath.Join(work, "tt-refused"))
+		if code == 0 || !strings.Contains(out, "has a space keyvalue that shootout did not make") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		r, err := conn.Do(tarantool.NewEvalRequest("return box.space.keyvalue:get(1)[2]")).Get()
+		if err != nil || len(r) == 0 || r[0] != "mine" {
+			t.Fatalf("the user's tuple: %v %v", r, err)
+		}
+	})
+}
+
+// noSecret fails when a password reached a file under the directories.
+func noSecret(t *testing.T, secret string, dirs ...string) {
+	t.Helper()
+	for _, d := range dirs {
+		filepath.Walk(d, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return nil
+			}
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), secret) {
+				t.Errorf("%s holds the password", p)
+			}
+			return nil
+		})
+	}
+	if _, err := result.ReadDir(dirs[0]); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,194 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"shootout/internal/result"
+	"shootout/internal/stats"
+)
+
+// Seed 003 compared servers by rows read per second, one row per server
+// (and per engine, access path and allocator tried). kvTable is that
+// table from the kv cells of one dataset and memory, across the paths and
+// allocators that the other tables keep apart.
+
+// kvSet is the kv cells of one dataset and memory.
+type kvSet struct {
+	title string
+	files []*result.File
+}
+
+func kvSets(files []*result.File) []kvSet {
+	var out []kvSet
+	at := map[string]int{}
+	for _, f := range files {
+		if f.Cell.Workload != "kv" {
+			continue
+		}
+		c := f.Cell
+		key := fmt.Sprintf("%s|%d|%s", c.Dataset, c.Conditions.MemoryBytes, c.Conditions.CPUs)
+		i, ok := at[key]
+		if !ok {
+			title := "kv, dataset " + c.Dataset
+			if m := c.Conditions.MemoryBytes; m > 0 {
+				title += fmt.Sprintf(", memory %d MiB", m>>20)
+			}
+			i = len(out)
+			at[key] = i
+			out = append(out, kvSet{title: title})
+		}
+		out[i].files = append(out[i].files, f)
+	}
+	return out
+}
+
+// kvRow is a target on an access path with an allocator, at one
+// clients/load label.
+type kvRow struct{ target, path, allocator, label string }
+
+func kvRowOf(f *result.File) kvRow {
+	path := f.Cell.Params["path"]
+	if path == "" {
+		path = "prepared"
+		if f.Target.Flavor == "redis" || f.Target.Flavor == "tarantool" || f.Target.Flavor == "memcached" {
+			path = "get"
+		}
+	}
+	alloc := f.Cell.Conditions.Allocator
+	if alloc == "" {
+		alloc = f.Target.Applied["malloc_lib"]
+	}
+	if alloc == "" || alloc == "system" {
+		alloc = "glibc"
+	}
+	return kvRow{f.Cell.Target, path, alloc, f.Cell.Label()}
+}
+
+func rowsPerS(f *result.File) float64 {
+	if f.Throughput.Seconds <= 0 {
+		return 0
+	}
+	return float64(f.Throughput.Reads) / f.Throughput.Seconds
+}
+
+// kvTable is the seed's table: rows/s, × slower than the baseline's first
+// row at the same label (its own path and allocator), the times of an
+// operation (a read, or a batch of reads), CPU per row on each side, and
+// whether the window read from memory.
+func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
+	head = []string{"target", "path", "allocator", "clients/load", "n", "rows/s", "× slower", "p50 ms", "p99 ms", "server CPU µs/row", "client CPU µs/row", "in memory", "version"}
+	byRow := map[kvRow][]*result.File{}
+	var order []kvRow
+	for _, f := range set.files {
+		r := kvRowOf(f)
+		if _, ok := byRow[r]; !ok {
+			order = append(order, r)
+		}
+		byRow[r] = append(byRow[r], f)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if (a.target == baseline) != (b.target == baseline) {
+			return a.target == baseline
+		}
+		if a.label != b.label {
+			return labelLess(a.label, b.label)
+		}
+		return false
+	})
+	rates := func(fs []*result.File) []float64 {
+		var out []float64
+		for _, f := range fs {
+			if f.OK() {
+				out = append(out, rowsPerS(f))
+			}
+		}
+		return out
+	}
+	baseRates := map[string][]float64{}
+	for _, r := range order {
+		if r.target == baseline && baseRates[r.label] == nil {
+			baseRates[r.label] = rates(byRow[r])
+		}
+	}
+	for _, r := range order {
+		fs := byRow[r]
+		var ok []*result.File
+		for _, f := range fs {
+			if f.OK() {
+				ok = append(ok, f)
+			}
+		}
+		lead := []tcell{txt(r.target), txt(r.path), txt(r.allocator), txt(r.label)}
+		if len(ok) == 0 {
+			rows = append(rows, append(lead, tcell{Text: clip(fs[0].Status, 80), Title: fs[0].Status, Failed: true, Span: len(head) - len(lead)}))
+			continue
+		}
+		fig := func(v func(*result.File) float64) float64 { return median(ok, v) }
+		rate := fig(rowsPerS)
+		ratio := "-"
+		if br := baseRates[r.label]; len(br) > 0 && rate > 0 {
+			ratio = fmt.Sprintf("%.2f%s", stats.Median(br)/rate, noiseMark(br, rates(ok)))
+		}
+		perRow := func(secs func(*result.File) float64) string {
+			return fmt.Sprintf("%.1f", fig(func(f *result.File) float64 {
+				if f.Throughput.Reads == 0 {
+					return 0
+				}
+				return secs(f) * 1e6 / float64(f.Throughput.Reads)
+			}))
+		}
+		rows = append(rows, append(lead, numCell(fmt.Sprint(len(ok))), numCell(fmt.Sprintf("%.0f", rate)), numCell(ratio),
+			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P50Ms }))),
+			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P99Ms }))),
+			numCell(perRow(func(f *result.File) float64 { return f.Server.CPUSeconds })),
+			numCell(perRow(func(f *result.File) float64 { return f.Client.CPUSeconds })),
+			txt(inMemoryText(ok)), txt(versionOf(ok))))
+	}
+	return head, rows
+}
+
+// inMemoryText is "yes" when every repeat proved it read from memory,
+// else what the first that did not read.
+func inMemoryText(fs []*result.File) string {
+	for _, f := range fs {
+		im := f.Server.InMemory
+		switch {
+		case im == nil:
+			return "not proven"
+		case !im.OK:
+			return "NO: " + strings.TrimPrefix(strings.TrimPrefix(im.Note, "not in memory: "), "not proven in memory: ")
+		}
+	}
+	return "yes"
+}
+
+const kvLegend = "rows/s = rows read per second over the run; × slower = the baseline's rows/s (its first row at the same clients) ÷ this row's; " +
+	"p50/p99 = the time of one operation: a read, or a batch of reads on path batch; CPU µs/row = CPU seconds of the server's processes, and of shootout's, " +
+	"per row read (SQLite runs inside shootout: its server CPU is shootout's); in memory = the server read under 1 MiB from storage in the window " +
+	"(its /proc/PID/io read_bytes, and its cgroup's read IOs under a disk cap)"
+
+func writeKVTables(w io.Writer, files []*result.File, baseline string) {
+	for _, set := range kvSets(files) {
+		base := baseline
+		if !containsTarget(set.files, base) {
+			base = set.files[0].Cell.Target
+		}
+		fmt.Fprintf(w, "\n%s: the seed's table (rows read per second); × = times slower than %s\n", set.title, base)
+		head, rows := kvTable(set, base)
+		writeCells(w, head, rows)
+		fmt.Fprintf(w, "  %s\n  %s\n", kvLegend, noiseLegend)
+	}
+}
+
+func containsTarget(fs []*result.File, t string) bool {
+	for _, f := range fs {
+		if f.Cell.Target == t {
+			return true
+		}
+	}
+	return false
+}
