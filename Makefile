@@ -80,7 +80,8 @@ test-cgroup2: deps-guest build
 test-unit:
 	$(GO) test -short -count=1 ./...
 
-# bench: shootout vs sysbench on one private MariaDB (see BENCHMARKS.md).
+# bench: shootout vs sysbench on one private MariaDB, and vs redis-benchmark
+# on one private redis-server (see BENCHMARKS.md).
 bench: deps build
 	$(GO) run ./bench -shootout $(BIN)
 

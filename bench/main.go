@@ -1,7 +1,9 @@
 // Command bench runs shootout and sysbench 1.0.20 against one private
 // MariaDB (InnoDB), alternating, with the same test, table size, clients and
 // duration, and prints both figures and their ratios: load time, tps/qps and
-// client CPU per query. `make bench` runs it; BENCHMARKS.md records it.
+// client CPU per query; then shootout's kv reads and redis-benchmark against
+// one private redis-server (redis.go). `make bench` runs it; BENCHMARKS.md
+// records it.
 package main
 
 import (
@@ -28,6 +30,7 @@ import (
 
 type sample struct {
 	wall, cpu  float64 // seconds; cpu is user+sys of the client process
+	wallRun    float64 // shootout: the measured run's seconds
 	tps, qps   float64
 	queries    float64
 	clientNote string
@@ -36,7 +39,10 @@ type sample struct {
 func main() {
 	shootout := flag.String("shootout", "bin/shootout", "the shootout binary to measure")
 	rows := flag.Int("rows", 1000000, "table size")
-	clients := flag.Int("clients", 8, "client threads/goroutines")
+	clients := flag.String("clients", "8,100", "comma-separated client threads/goroutines")
+	via := flag.String("via", "unix", "how both clients reach the server: unix (its socket) or tcp (127.0.0.1)")
+	redisConns := flag.Int("redis-clients", 50, "connections of the Redis comparison (0: skip it)")
+	withSysbench := flag.Bool("sysbench", true, "run the MariaDB comparison with sysbench")
 	dur := flag.Duration("duration", 20*time.Second, "length of each run")
 	repeats := flag.Int("repeat", 3, "runs of each tool per test, alternating")
 	loadRepeats := flag.Int("load-repeat", 3, "loads of each tool, alternating")
@@ -45,13 +51,34 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *shootout, *rows, *clients, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
+	var cs []int
+	for _, c := range strings.Split(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "bench: -clients: %q is not a client count\n", c)
+			os.Exit(2)
+		}
+		cs = append(cs, n)
+	}
+	if *via != "unix" && *via != "tcp" {
+		fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", *via)
+		os.Exit(2)
+	}
+	if *withSysbench {
+		if err := run(ctx, *shootout, *rows, cs, *via, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+	}
+	if *redisConns > 0 {
+		if err := runRedis(ctx, *shootout, *redisConns, *repeats); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 	}
 }
 
-func run(ctx context.Context, bin string, rows, clients int, dur time.Duration, repeats, loadRepeats int, tests []string) error {
+func run(ctx context.Context, bin string, rows int, clientCounts []int, via string, dur time.Duration, repeats, loadRepeats int, tests []string) error {
 	if _, err := exec.LookPath("sysbench"); err != nil {
 		return fmt.Errorf("sysbench not found; fix: apt-get install -y sysbench")
 	}
@@ -68,7 +95,7 @@ func run(ctx context.Context, bin string, rows, clients int, dur time.Duration, 
 		return err
 	}
 	defer inst.Stop(context.Background())
-	db := inst.DB()
+	db := inst.(target.SQLInstance).DB()
 	pwb := make([]byte, 8)
 	rand.Read(pwb)
 	pw := hex.EncodeToString(pwb)
@@ -78,15 +105,26 @@ func run(ctx context.Context, bin string, rows, clients int, dur time.Duration, 
 		}
 	}
 	var port int
-	var version string
-	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION()").Scan(&port, &version); err != nil {
+	var version, socket string
+	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION(), @@socket").Scan(&port, &version, &socket); err != nil {
 		return err
 	}
 	url := fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
 	sb := []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
 		"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
-	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, %d clients, %s per run, %d runs per tool, alternating\n\n",
-		version, rows, clients, dur, repeats)
+	if via == "unix" {
+		// both clients over the server's socket: the transport is part
+		// of what is compared, so the yardstick takes the same one
+		for _, q := range []string{"CREATE USER 'bench'@'localhost' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'localhost'"} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		url = fmt.Sprintf("mysql://bench:%s@localhost/sbtest?engine=innodb&socket=%s", pw, socket)
+		sb = append(sb, "--mysql-socket="+socket)
+	}
+	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, clients %v, over %s, %s per run, %d runs per tool, alternating\n\n",
+		version, rows, clientCounts, via, dur, repeats)
 
 	drop := func() error { _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS sbtest1"); return err }
 	var sbLoad, soLoad []sample
@@ -114,43 +152,52 @@ func run(ctx context.Context, bin string, rows, clients int, dur time.Duration, 
 	fmt.Printf("\nload %d rows (median): sysbench %.1f s, shootout %.1f s: shootout %.2fx faster\n\n", rows, sbl, sol, sbl/sol)
 
 	type pair struct{ sb, so []sample }
-	results := map[string]*pair{}
-	for _, test := range tests {
-		results[test] = &pair{}
-		for i := 0; i < repeats; i++ {
-			args := append([]string{test}, sb...)
-			args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
-			s, out, err := timed(ctx, "sysbench", args...)
-			if err != nil {
-				return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
+	type key struct {
+		test    string
+		clients int
+	}
+	results := map[key]*pair{}
+	for _, clients := range clientCounts {
+		for _, test := range tests {
+			k := key{test, clients}
+			results[k] = &pair{}
+			for i := 0; i < repeats; i++ {
+				args := append([]string{test}, sb...)
+				args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
+				s, out, err := timed(ctx, "sysbench", args...)
+				if err != nil {
+					return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
+				}
+				if err := parseSysbench(out, &s); err != nil {
+					return err
+				}
+				results[k].sb = append(results[k].sb, s)
+				outDir := filepath.Join(work, fmt.Sprintf("%s-%d-%d", test, clients, i))
+				s, out, err = timed(ctx, bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
+					"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--out", outDir)
+				if err != nil {
+					return fmt.Errorf("shootout %s: %v\n%s", test, err, out)
+				}
+				if err := readShootout(outDir, &s); err != nil {
+					return err
+				}
+				results[k].so = append(results[k].so, s)
+				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps\n", test, clients, i+1, results[k].sb[i].qps, s.qps)
 			}
-			if err := parseSysbench(out, &s); err != nil {
-				return err
-			}
-			results[test].sb = append(results[test].sb, s)
-			outDir := filepath.Join(work, fmt.Sprintf("%s-%d", test, i))
-			s, out, err = timed(ctx, bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
-				"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--out", outDir)
-			if err != nil {
-				return fmt.Errorf("shootout %s: %v\n%s", test, err, out)
-			}
-			if err := readShootout(outDir, &s); err != nil {
-				return err
-			}
-			results[test].so = append(results[test].so, s)
-			fmt.Printf("%s run %d: sysbench %.0f qps, shootout %.0f qps\n", test, i+1, results[test].sb[i].qps, s.qps)
 		}
 	}
-	fmt.Printf("\n%-18s %12s %12s %7s %12s %12s %7s %16s %16s\n", "test (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q")
-	for _, test := range tests {
-		p := results[test]
-		f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
-		tps := func(s sample) float64 { return s.tps }
-		qps := func(s sample) float64 { return s.qps }
-		cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
-		fmt.Printf("%-18s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f\n", test,
-			f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
-			f(p.sb, cpq), f(p.so, cpq))
+	fmt.Printf("\n%-24s %12s %12s %7s %12s %12s %7s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q")
+	for _, clients := range clientCounts {
+		for _, test := range tests {
+			p := results[key{test, clients}]
+			f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
+			tps := func(s sample) float64 { return s.tps }
+			qps := func(s sample) float64 { return s.qps }
+			cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
+			fmt.Printf("%-24s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f\n", fmt.Sprintf("%s@%d", test, clients),
+				f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
+				f(p.sb, cpq), f(p.so, cpq))
+		}
 	}
 	return nil
 }
@@ -196,7 +243,7 @@ func readShootout(dir string, s *sample) error {
 		return fmt.Errorf("shootout run did not succeed: %s", b)
 	}
 	tp := files[0].Throughput
-	s.tps, s.qps = tp.TPS, tp.QPS
+	s.tps, s.qps, s.wallRun = tp.TPS, tp.QPS, tp.Seconds
 	s.queries = float64(tp.Reads + tp.Writes + tp.Other)
 	return nil
 }

@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bradfitz/gomemcache/memcache"
-	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 	"github.com/tarantool/go-tarantool/v3"
 
 	"shootout/internal/proto"
@@ -53,15 +55,21 @@ func TestExternalNativeServersAreNeverHarmed(t *testing.T) {
 	t.Run("redis", func(t *testing.T) {
 		ep, stop := startNative(t, "redis")
 		defer stop()
-		c := redis.NewClient(&redis.Options{Network: "unix", Addr: ep.Address, Password: ep.Password})
+		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{ep.Address}, Password: ep.Password, DisableCache: true,
+			DialCtxFn: func(ctx context.Context, addr string, d *net.Dialer, _ *tls.Config) (net.Conn, error) {
+				return d.DialContext(ctx, "unix", addr)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer c.Close()
-		c.Set(ctx, "kv:5", "mine", 0)
+		c.Do(ctx, c.B().Set().Key("kv:5").Value("mine").Build())
 		url := "redis://:" + ep.Password + "@127.0.0.1/?socket=" + ep.Address
 		out, code := run(url, filepath.Join(work, "redis-refused"))
 		if code == 0 || !strings.Contains(out, "holds keys such as kv:5 that shootout did not write") {
 			t.Fatalf("exit %d:\n%s", code, out)
 		}
-		if v, _ := c.Get(ctx, "kv:5").Result(); v != "mine" {
+		if v, _ := c.Do(ctx, c.B().Get().Key("kv:5").Build()).ToString(); v != "mine" {
 			t.Fatalf("the user's key is now %q", v)
 		}
 		// database 15 is empty: loaded, then reused

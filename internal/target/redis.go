@@ -2,12 +2,14 @@ package target
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"shootout/internal/proto"
 )
@@ -44,9 +46,12 @@ func (r Redis) Start(ctx context.Context, opt StartOptions) (_ Instance, err err
 	in.endpoint = proto.Endpoint{Protocol: proto.Redis, Network: "unix", Address: sock, Password: pw}
 	ep := in.endpoint
 	ready := func(ctx context.Context) error {
-		c := redis.NewClient(redisAdminOptions(ep))
+		c, err := redisAdmin(ep)
+		if err != nil {
+			return err
+		}
 		defer c.Close()
-		return c.Ping(ctx).Err()
+		return c.Do(ctx, c.B().Ping().Build()).Error()
 	}
 	args := func(int) []string {
 		// "-": the password comes in a config file on stdin, not on the
@@ -68,23 +73,30 @@ func (r Redis) Start(ctx context.Context, opt StartOptions) (_ Instance, err err
 	return in, nil
 }
 
-func redisAdminOptions(ep proto.Endpoint) *redis.Options {
+// redisAdmin is a client for the probe: rueidis, as kv's clients.
+func redisAdmin(ep proto.Endpoint) (rueidis.Client, error) {
 	db, _ := strconv.Atoi(ep.Database)
-	return &redis.Options{Network: ep.Network, Addr: ep.Address, Username: ep.User, Password: ep.Password, DB: db,
-		PoolSize: 2, MaxRetries: -1, Protocol: 2, DisableIdentity: true}
+	return rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{ep.Address}, Username: ep.User, Password: ep.Password, SelectDB: db,
+		DisableCache: true, AlwaysRESP2: true, DisableRetry: true,
+		DialCtxFn: func(ctx context.Context, addr string, d *net.Dialer, _ *tls.Config) (net.Conn, error) {
+			return d.DialContext(ctx, ep.Network, addr)
+		}})
 }
 
 // redisProbe reads a Redis server's version, settings and data size.
 func redisProbe(ctx context.Context, ep proto.Endpoint) (*nativeProbe, error) {
-	client := redis.NewClient(redisAdminOptions(ep))
-	info, err := client.Info(ctx, "server").Result()
+	c, err := redisAdmin(ep)
 	if err != nil {
-		client.Close()
+		return nil, err
+	}
+	info, err := c.Do(ctx, c.B().Info().Section("server").Build()).ToString()
+	if err != nil {
+		c.Close()
 		return nil, fmt.Errorf("redis INFO: %w", err)
 	}
-	return &nativeProbe{version: RedisInfo(info)["redis_version"], close: func() { client.Close() },
+	return &nativeProbe{version: RedisInfo(info)["redis_version"], close: c.Close,
 		settings: func(ctx context.Context) (map[string]string, error) {
-			m, err := client.ConfigGet(ctx, "*").Result()
+			m, err := c.Do(ctx, c.B().ConfigGet().Parameter("*").Build()).AsStrMap()
 			if err != nil {
 				return nil, err
 			}
@@ -93,7 +105,7 @@ func redisProbe(ctx context.Context, ep proto.Endpoint) (*nativeProbe, error) {
 			return m, nil
 		},
 		dataBytes: func(ctx context.Context) (int64, error) {
-			info, err := client.Info(ctx, "memory").Result()
+			info, err := c.Do(ctx, c.B().Info().Section("memory").Build()).ToString()
 			if err != nil {
 				return 0, err
 			}

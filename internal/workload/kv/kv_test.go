@@ -66,3 +66,22 @@ func TestIDs(t *testing.T) {
 		}
 	}
 }
+
+// The stored value reads back to the values loaded, and anything else is
+// refused rather than misread.
+func TestValueText(t *testing.T) {
+	for _, id := range []int64{1, 2, 77, 10_000_000, 105_000_000} {
+		v1, v2, err := parseValue(appendValue(nil, id))
+		if err != nil || v1 != value1(id) || v2 != value2(id) {
+			t.Errorf("id %d: (%d, %g, %v), want (%d, %g)", id, v1, v2, err, value1(id), value2(id))
+		}
+	}
+	if v1, v2, err := parseValue([]byte("-12 0.5")); err != nil || v1 != -12 || v2 != 0.5 {
+		t.Errorf("-12 0.5: %d %g %v", v1, v2, err)
+	}
+	for _, bad := range []string{"", "12", "12 ", " 1.5", "x 1", "1 y", "1  2", "99999999999999999999 1"} {
+		if _, _, err := parseValue([]byte(bad)); err == nil {
+			t.Errorf("%q was read as a value", bad)
+		}
+	}
+}

@@ -153,7 +153,7 @@ func (m *memcachedClientConn) get(ctx context.Context, id int64) (int64, float64
 }
 
 // getMany is one multi-get ("get k1 k2 …"), memcached's batch.
-func (m *memcachedClientConn) getMany(ctx context.Context, ids []int64, found func(id, v1 int64, v2 float64)) error {
+func (m *memcachedClientConn) getMany(ctx context.Context, ids []int64, found func(at int, id, v1 int64, v2 float64)) error {
 	m.keys = m.keys[:0]
 	for _, id := range ids {
 		m.keys = append(m.keys, string(appendKey(nil, id)))
@@ -171,7 +171,7 @@ func (m *memcachedClientConn) getMany(ctx context.Context, ids []int64, found fu
 		if err != nil {
 			return err
 		}
-		found(id, v1, v2)
+		found(-1, id, v1, v2)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
@@ -36,8 +37,9 @@ type storeClient interface {
 	put(ctx context.Context, first, last int64) error
 	get(ctx context.Context, id int64) (v1 int64, v2 float64, found bool, err error)
 	// getMany reads ids in one round trip, calling found for each row
-	// that came back.
-	getMany(ctx context.Context, ids []int64, found func(id, v1 int64, v2 float64)) error
+	// that came back, with its place in ids, or -1 when the protocol does
+	// not say (memcached's multi-get).
+	getMany(ctx context.Context, ids []int64, found func(at int, id, v1 int64, v2 float64)) error
 	close() error
 }
 
@@ -141,7 +143,7 @@ func (n *nativeSteps) Before(ctx context.Context, ds workload.Dataset) (workload
 	defer c.close()
 	for r := 0; r < n.w.opt.Warmup; r++ {
 		for from := 0; from < len(ids); from += 100 {
-			if err := c.getMany(ctx, ids[from:min(from+100, len(ids))], func(int64, int64, float64) {}); err != nil {
+			if err := c.getMany(ctx, ids[from:min(from+100, len(ids))], func(int, int64, int64, float64) {}); err != nil {
 				return nil, fmt.Errorf("warm-up: %w", err)
 			}
 		}
@@ -164,8 +166,7 @@ func (n *nativeSteps) NewWorker(ctx context.Context, ds workload.Dataset, client
 	wk := &nativeWorker{w: n.w, c: c, slice: slice, total: total, batch: n.path == "batch"}
 	if wk.batch {
 		wk.ids = make([]int64, n.w.opt.Batch)
-		wk.want = make(map[int64]int, n.w.opt.Batch)
-		wk.answered = make(map[int64]bool, n.w.opt.Batch)
+		wk.got = make([]bool, n.w.opt.Batch)
 	}
 	return wk, nil
 }
@@ -180,9 +181,8 @@ type nativeWorker struct {
 	rows  int64
 	batch bool
 	ids   []int64
-	want  map[int64]int
-	// answered are the ids of the batch that came back at least once
-	answered map[int64]bool
+	// got says which places of the batch were answered
+	got []bool
 }
 
 func (wk *nativeWorker) Do(ctx context.Context) (workload.Outcome, error) {
@@ -208,35 +208,47 @@ func (wk *nativeWorker) Do(ctx context.Context) (workload.Outcome, error) {
 
 func (wk *nativeWorker) getMany(ctx context.Context) (workload.Outcome, error) {
 	n := min(len(wk.ids), wk.total-wk.next)
-	ids := wk.ids[:n]
-	clear(wk.want)
+	ids, got := wk.ids[:n], wk.got[:n]
 	for i := range ids {
 		ids[i] = wk.slice[(wk.next+i)%len(wk.slice)]
-		wk.want[ids[i]]++
+		got[i] = false
 	}
 	wk.next += n
-	clear(wk.answered)
-	err := wk.c.getMany(ctx, ids, func(id, v1 int64, v2 float64) {
-		if wk.want[id] == 0 {
-			wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
+	err := wk.c.getMany(ctx, ids, func(at int, id, v1 int64, v2 float64) {
+		if at >= 0 {
+			// the answers come in the order asked: no lookup
+			if at >= n || ids[at] != id || got[at] {
+				wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
+				return
+			}
+			got[at] = true
+			wk.check(id, v1, v2)
 			return
 		}
-		wk.want[id]--
-		wk.answered[id] = true
-		wk.check(id, v1, v2)
+		// a multi-get answers an id asked twice once: that answer is
+		// the read of every place it was asked
+		first, right := true, false
+		for i := range ids {
+			if ids[i] != id || got[i] {
+				continue
+			}
+			got[i] = true
+			if first {
+				right, first = wk.check(id, v1, v2), false
+			} else if right {
+				wk.rows++
+			}
+		}
+		if first {
+			wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
+		}
 	})
 	if err != nil {
 		return workload.Outcome{}, err
 	}
-	for id, left := range wk.want {
-		switch {
-		case left == 0:
-		case wk.answered[id]:
-			// a protocol that answers an id asked twice once
-			// (memcached's multi-get) has read it as often as asked
-			wk.rows += int64(left)
-		default:
-			wk.w.miss(fmt.Sprintf("id %d: no row", id))
+	for i, ok := range got {
+		if !ok {
+			wk.w.miss(fmt.Sprintf("id %d: no row", ids[i]))
 		}
 	}
 	return workload.Outcome{Reads: int32(n)}, nil
@@ -260,17 +272,29 @@ func appendValue(b []byte, id int64) []byte {
 	return strconv.AppendFloat(b, value2(id), 'g', -1, 64)
 }
 
+// parseValue reads "value1 value2" without allocating: it is on every
+// read's path.
 func parseValue(b []byte) (v1 int64, v2 float64, err error) {
-	for i, c := range b {
-		if c == ' ' {
-			if v1, err = strconv.ParseInt(string(b[:i]), 10, 64); err != nil {
-				return
-			}
-			v2, err = strconv.ParseFloat(string(b[i+1:]), 64)
-			return
-		}
+	i := 0
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		i++
 	}
-	return 0, 0, fmt.Errorf("value %q is not \"value1 value2\"", b)
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v1 = v1*10 + int64(b[i]-'0')
+	}
+	if i == start || i >= len(b)-1 || b[i] != ' ' || i-start > 18 {
+		return 0, 0, fmt.Errorf("value %q is not \"value1 value2\"", b)
+	}
+	if neg {
+		v1 = -v1
+	}
+	rest := b[i+1:]
+	if v2, err = strconv.ParseFloat(unsafe.String(&rest[0], len(rest)), 64); err != nil {
+		return 0, 0, fmt.Errorf("value %q is not \"value1 value2\"", b)
+	}
+	return v1, v2, nil
 }
 
 func appendKey(b []byte, id int64) []byte {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"shootout/internal/target"
 	"shootout/internal/testenv"
 	"shootout/internal/workload"
@@ -44,10 +42,13 @@ func TestANativeWrongValueFailsTheCheck(t *testing.T) {
 	for i := 1; gone == changed; i++ {
 		gone = ids[i]
 	}
-	c := redis.NewClient(redisOptions(ep))
+	c, err := redisClient(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer c.Close()
-	c.Set(ctx, fmt.Sprintf("kv:%d", changed), "1 2", 0)
-	c.Del(ctx, fmt.Sprintf("kv:%d", gone))
+	c.Do(ctx, c.B().Set().Key(fmt.Sprintf("kv:%d", changed)).Value("1 2").Build())
+	c.Do(ctx, c.B().Del().Key(fmt.Sprintf("kv:%d", gone)).Build())
 	before, err := steps.Before(ctx, ds)
 	if err != nil {
 		t.Fatal(err)

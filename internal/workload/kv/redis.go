@@ -2,11 +2,12 @@ package kv
 
 import (
 	"context"
-	"errors"
+	"crypto/tls"
 	"fmt"
+	"net"
 	"strconv"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"shootout/internal/proto"
 )
@@ -17,79 +18,99 @@ const markerKey = "kv:shootout"
 
 type redisStore struct {
 	ep    proto.Endpoint
-	admin *redis.Client
+	admin rueidis.Client
 }
 
-func redisOptions(ep proto.Endpoint) *redis.Options {
+// redisClient is one connection to ep: rueidis (measured here at 9.4-9.8
+// µs of client CPU per GET against go-redis's 12.2-12.3, 50 connections
+// on one private server) with its auto-pipelining off, so each client is
+// one connection that waits for its answer, as redis-benchmark's are, and
+// RESP2 with no client-side cache.
+func redisClient(ep proto.Endpoint) (rueidis.Client, error) {
 	db, _ := strconv.Atoi(ep.Database)
-	// one connection per client, as sysbench's threads and
-	// redis-benchmark's clients have; RESP2 and no CLIENT SETINFO, so a
-	// connection costs the server what redis-benchmark's does
-	return &redis.Options{Network: ep.Network, Addr: ep.Address, Username: ep.User, Password: ep.Password, DB: db,
-		PoolSize: 1, MaxRetries: -1, Protocol: 2, DisableIdentity: true}
+	return rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{ep.Address}, Username: ep.User, Password: ep.Password, SelectDB: db,
+		DisableCache: true, AlwaysRESP2: true, DisableAutoPipelining: true, DisableRetry: true,
+		ReadBufferEachConn: 64 << 10, WriteBufferEachConn: 64 << 10,
+		DialCtxFn: func(ctx context.Context, addr string, d *net.Dialer, _ *tls.Config) (net.Conn, error) {
+			return d.DialContext(ctx, ep.Network, addr)
+		}})
 }
 
 func newRedisStore(ep proto.Endpoint) (store, error) {
-	return &redisStore{ep: ep, admin: redis.NewClient(redisOptions(ep))}, nil
+	c, err := redisClient(ep)
+	if err != nil {
+		return nil, err
+	}
+	return &redisStore{ep: ep, admin: c}, nil
 }
 
 func (s *redisStore) claim(ctx context.Context, rows int64) (bool, error) {
-	mark, err := s.admin.Get(ctx, markerKey).Result()
+	c := s.admin
+	mark, err := c.Do(ctx, c.B().Get().Key(markerKey).Build()).ToString()
 	switch {
 	case err == nil && mark == strconv.FormatInt(rows, 10):
 		return true, nil
-	case errors.Is(err, redis.Nil) && s.ep.External:
+	case rueidis.IsRedisNil(err) && s.ep.External:
 		// someone else's keys of the same names would be overwritten
-		keys, _, err := s.admin.Scan(ctx, 0, "kv:*", 10000).Result()
-		if err != nil {
-			return false, err
+		for cursor := uint64(0); ; {
+			e, err := c.Do(ctx, c.B().Scan().Cursor(cursor).Match("kv:*").Count(10000).Build()).AsScanEntry()
+			if err != nil {
+				return false, err
+			}
+			if len(e.Elements) > 0 {
+				return false, fmt.Errorf("this Redis database holds keys such as %s that shootout did not write (no %s marker): give an empty database, such as redis://…/15", e.Elements[0], markerKey)
+			}
+			if cursor = e.Cursor; cursor == 0 {
+				break
+			}
 		}
-		if len(keys) > 0 {
-			return false, fmt.Errorf("this Redis database holds keys such as %s that shootout did not write (no %s marker): give an empty database, such as redis://…/15", keys[0], markerKey)
-		}
-	case err != nil && !errors.Is(err, redis.Nil):
+	case err != nil && !rueidis.IsRedisNil(err):
 		return false, err
 	}
-	return false, s.admin.Set(ctx, markerKey, "loading", 0).Err()
+	return false, c.Do(ctx, c.B().Set().Key(markerKey).Value("loading").Build()).Error()
 }
 
 func (s *redisStore) loaded(ctx context.Context, rows int64) error {
-	return s.admin.Set(ctx, markerKey, rows, 0).Err()
+	return s.admin.Do(ctx, s.admin.B().Set().Key(markerKey).Value(strconv.FormatInt(rows, 10)).Build()).Error()
 }
 
-func (s *redisStore) close() error { return s.admin.Close() }
+func (s *redisStore) close() error {
+	s.admin.Close()
+	return nil
+}
 
 func (s *redisStore) connect(ctx context.Context) (storeClient, error) {
-	c := redis.NewClient(redisOptions(s.ep))
-	if err := c.Ping(ctx).Err(); err != nil {
-		c.Close()
+	c, err := redisClient(s.ep)
+	if err != nil {
 		return nil, err
 	}
-	return &redisClient{c: c}, nil
+	return &redisConn{c: c}, nil
 }
 
-type redisClient struct {
-	c   *redis.Client
-	key []byte
-	// cmds are the pipeline's GETs, kept between batches
-	cmds []*redis.StringCmd
+type redisConn struct {
+	c    rueidis.Client
+	key  []byte
+	cmds rueidis.Commands
 }
 
-func (r *redisClient) close() error { return r.c.Close() }
+func (r *redisConn) close() error {
+	r.c.Close()
+	return nil
+}
 
 // put writes a batch with one MSET.
-func (r *redisClient) put(ctx context.Context, first, last int64) error {
-	args := make([]any, 0, 2*(last-first+1))
+func (r *redisConn) put(ctx context.Context, first, last int64) error {
+	b := r.c.B().Mset().KeyValue()
 	for id := first; id <= last; id++ {
-		args = append(args, string(appendKey(nil, id)), string(appendValue(nil, id)))
+		b = b.KeyValue(string(appendKey(nil, id)), string(appendValue(nil, id)))
 	}
-	return r.c.MSet(ctx, args...).Err()
+	return r.c.Do(ctx, b.Build()).Error()
 }
 
-func (r *redisClient) get(ctx context.Context, id int64) (int64, float64, bool, error) {
+func (r *redisConn) get(ctx context.Context, id int64) (int64, float64, bool, error) {
 	r.key = appendKey(r.key[:0], id)
-	b, err := r.c.Get(ctx, string(r.key)).Bytes()
-	if errors.Is(err, redis.Nil) {
+	b, err := r.c.Do(ctx, r.c.B().Get().Key(string(r.key)).Build()).AsBytes()
+	if rueidis.IsRedisNil(err) {
 		return 0, 0, false, nil
 	}
 	if err != nil {
@@ -101,19 +122,15 @@ func (r *redisClient) get(ctx context.Context, id int64) (int64, float64, bool, 
 
 // getMany pipelines one GET per id: redis-benchmark -P's batches, the
 // same commands as the single get.
-func (r *redisClient) getMany(ctx context.Context, ids []int64, found func(id, v1 int64, v2 float64)) error {
-	p := r.c.Pipeline()
+func (r *redisConn) getMany(ctx context.Context, ids []int64, found func(at int, id, v1 int64, v2 float64)) error {
 	r.cmds = r.cmds[:0]
 	for _, id := range ids {
 		r.key = appendKey(r.key[:0], id)
-		r.cmds = append(r.cmds, p.Get(ctx, string(r.key)))
+		r.cmds = append(r.cmds, r.c.B().Get().Key(string(r.key)).Build())
 	}
-	if _, err := p.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		return err
-	}
-	for i, cmd := range r.cmds {
-		b, err := cmd.Bytes()
-		if errors.Is(err, redis.Nil) {
+	for i, res := range r.c.DoMulti(ctx, r.cmds...) {
+		b, err := res.AsBytes()
+		if rueidis.IsRedisNil(err) {
 			continue
 		}
 		if err != nil {
@@ -123,7 +140,7 @@ func (r *redisClient) getMany(ctx context.Context, ids []int64, found func(id, v
 		if err != nil {
 			return err
 		}
-		found(ids[i], v1, v2)
+		found(i, ids[i], v1, v2)
 	}
 	return nil
 }

@@ -145,18 +145,18 @@ func (t *tarantoolClient) get(ctx context.Context, id int64) (int64, float64, bo
 
 // getMany sends one select per id without waiting, then takes the
 // answers: IPROTO's pipelining on one connection.
-func (t *tarantoolClient) getMany(ctx context.Context, ids []int64, found func(id, v1 int64, v2 float64)) error {
+func (t *tarantoolClient) getMany(ctx context.Context, ids []int64, found func(at int, id, v1 int64, v2 float64)) error {
 	t.futs = t.futs[:0]
 	for _, id := range ids {
 		t.futs = append(t.futs, t.c.Do(t.selectReq(id)))
 	}
-	for _, f := range t.futs {
+	for i, f := range t.futs {
 		t.rows = t.rows[:0]
 		if err := f.GetTyped(&t.rows); err != nil {
 			return err
 		}
 		for _, r := range t.rows {
-			found(r.ID, r.Value1, r.Value2)
+			found(i, r.ID, r.Value1, r.Value2)
 		}
 	}
 	return nil

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"shootout/internal/target"
+)
+
+// runRedis compares shootout's kv reads with redis-benchmark (Debian's
+// redis-tools) on one private redis-server, alternating, both over its
+// unix socket: GET one at a time on conns connections, then 16 per round
+// trip (redis-benchmark -P 16 against kv's batch path of 16 ids, the same
+// pipelined GETs).
+func runRedis(ctx context.Context, bin string, conns, repeats int) error {
+	if _, err := exec.LookPath("redis-benchmark"); err != nil {
+		return fmt.Errorf("redis-benchmark not found; fix: apt-get install -y redis-tools")
+	}
+	work, err := os.MkdirTemp("", "shootout-bench-redis-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	tg := target.Redis{}
+	inst, err := tg.Start(ctx, target.StartOptions{WorkDir: work, MemoryBudget: 2 << 30})
+	if err != nil {
+		return err
+	}
+	defer inst.Stop(context.Background())
+	ep := inst.(target.NativeInstance).Endpoint()
+	version, _ := inst.Version(ctx)
+	const keys = 100000
+	url := "redis://:" + ep.Password + "@127.0.0.1/?socket=" + ep.Address
+	fmt.Printf("\nprivate redis-server %s (unix socket), %d keys, %d connections, %d runs per tool, alternating\n\n", version, keys, conns, repeats)
+	// redis-benchmark reads keys it wrote: key:000000000000 … of 3 bytes
+	if _, out, err := timed(ctx, "redis-benchmark", "-s", ep.Address, "-a", ep.Password, "-t", "set", "-r", strconv.Itoa(keys),
+		"-n", strconv.Itoa(4*keys), "-q"); err != nil {
+		return fmt.Errorf("redis-benchmark set: %v\n%s", err, out)
+	}
+	type pair struct{ rb, so []sample }
+	results := map[int]*pair{1: {}, 16: {}}
+	for _, pipeline := range []int{1, 16} {
+		for i := 0; i < repeats; i++ {
+			n := 1000000 * pipeline / 4
+			s, out, err := timed(ctx, "redis-benchmark", "-s", ep.Address, "-a", ep.Password, "-t", "get", "-r", strconv.Itoa(keys),
+				"-c", strconv.Itoa(conns), "-n", strconv.Itoa(n), "-P", strconv.Itoa(pipeline), "-q")
+			if err != nil {
+				return fmt.Errorf("redis-benchmark get: %v\n%s", err, out)
+			}
+			if err := parseRedisBenchmark(out, &s); err != nil {
+				return err
+			}
+			s.queries = float64(n)
+			results[pipeline].rb = append(results[pipeline].rb, s)
+			outDir := filepath.Join(work, fmt.Sprintf("get-%d-%d", pipeline, i))
+			path := []string{"--path", "get"}
+			if pipeline > 1 {
+				path = []string{"--path", "batch", "--param", "batch=" + strconv.Itoa(pipeline)}
+			}
+			// the ids: as many reads as redis-benchmark's requests
+			args := append([]string{"run", "--targets", url, "--workload", "kv", "--dataset", strconv.Itoa(keys), "--clients", strconv.Itoa(conns),
+				"--param", "id_count=" + strconv.Itoa(keys), "--param", "rounds=" + strconv.Itoa(n/keys), "--param", "warmup=0",
+				"--duration", "10m", "--interval", "0", "--out", outDir}, path...)
+			s, out, err = timed(ctx, bin, args...)
+			if err != nil {
+				return fmt.Errorf("shootout kv: %v\n%s", err, out)
+			}
+			if err := readShootout(outDir, &s); err != nil {
+				return err
+			}
+			// a batch operation is 16 reads: compare reads with requests
+			s.qps = s.queries / s.wallRun
+			results[pipeline].so = append(results[pipeline].so, s)
+			fmt.Printf("GET -P %d, run %d: redis-benchmark %.0f requests/s, shootout %.0f reads/s\n", pipeline, i+1, results[pipeline].rb[i].qps, s.qps)
+		}
+	}
+	fmt.Printf("\n%-24s %16s %16s %7s %20s %20s\n", "GET (medians)", "redis-benchmark/s", "shootout reads/s", "ratio", "redis-benchmark µs CPU/r", "shootout µs CPU/r")
+	for _, pipeline := range []int{1, 16} {
+		p := results[pipeline]
+		qps := func(s sample) float64 { return s.qps }
+		cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
+		fmt.Printf("%-24s %16.0f %16.0f %7.2f %20.2f %20.2f\n", fmt.Sprintf("%d conns, -P %d", conns, pipeline),
+			median(p.rb, qps), median(p.so, qps), median(p.so, qps)/median(p.rb, qps), median(p.rb, cpq), median(p.so, cpq))
+	}
+	return nil
+}
+
+var reRedisBench = regexp.MustCompile(`GET: ([\d.]+) requests per second`)
+
+func parseRedisBenchmark(out string, s *sample) error {
+	m := reRedisBench.FindStringSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("cannot read redis-benchmark's summary:\n%s", out)
+	}
+	s.qps, _ = strconv.ParseFloat(m[1], 64)
+	return nil
+}
