@@ -82,6 +82,53 @@ func (s *RawStmt) Query(ctx context.Context, args ...any) (int, error) {
 	return read, rows.Close()
 }
 
+// Each runs the statement and hands every row's values to fn (valid
+// until fn returns), and returns how many rows there were.
+func (s *RawStmt) Each(ctx context.Context, fn func(row []driver.Value) error, args ...any) (int, error) {
+	rows, err := s.query.QueryContext(ctx, s.bind(args))
+	if err != nil {
+		return 0, err
+	}
+	return eachRow(rows, &s.dest, fn)
+}
+
+// QueryRaw runs a statement without parameters on the driver connection
+// dc (text protocol) and hands every row's values to fn.
+func QueryRaw(ctx context.Context, dc any, query string, dest *[]driver.Value, fn func(row []driver.Value) error) (int, error) {
+	q, ok := dc.(driver.QueryerContext)
+	if !ok {
+		return 0, fmt.Errorf("driver connection %T cannot query directly", dc)
+	}
+	rows, err := q.QueryContext(ctx, query, nil)
+	if err != nil {
+		return 0, err
+	}
+	return eachRow(rows, dest, fn)
+}
+
+func eachRow(rows driver.Rows, buf *[]driver.Value, fn func([]driver.Value) error) (int, error) {
+	if n := len(rows.Columns()); n > len(*buf) {
+		*buf = make([]driver.Value, n)
+	}
+	dest := (*buf)[:len(rows.Columns())]
+	read := 0
+	for {
+		err := rows.Next(dest)
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = fn(dest)
+		}
+		if err != nil {
+			rows.Close()
+			return read, err
+		}
+		read++
+	}
+	return read, rows.Close()
+}
+
 // Exec runs the statement and returns the rows it affected.
 func (s *RawStmt) Exec(ctx context.Context, args ...any) (int64, error) {
 	r, err := s.exec.ExecContext(ctx, s.bind(args))

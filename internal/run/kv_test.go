@@ -22,6 +22,8 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 		"mariadb-innodb":  {{"prepared", ""}, {"text", ""}, {"handler", ""}, {"batch", ""}, {"prepared", "tcmalloc"}, {"handler", "jemalloc"}},
 		"mariadb-memory":  {{"prepared", ""}, {"handler", ""}},
 		"mariadb-myisam":  {{"handler", ""}, {"prepared", "tcmalloc"}},
+		"mariadb-aria":    {{"handler", ""}},
+		"mariadb-rocksdb": {{"prepared", ""}},
 		"postgres":        {{"prepared", ""}, {"text", ""}, {"batch", ""}},
 		"sqlite":          {{"prepared", ""}, {"batch", ""}},
 		"redis":           {{"get", ""}, {"batch", ""}, {"get", "tcmalloc"}},
@@ -34,7 +36,7 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 			t.Run(name+"/"+v.path+"/"+v.allocator, func(t *testing.T) {
 				requireTargets(t, name)
 				p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
-					Params:  map[string]string{"id_count": "3000", "rounds": "2", "batch": "50"},
+					Params:  map[string]string{"id_count": "3000", "rounds": "2", "batch": "64"},
 					Paths:   []string{v.path},
 					Clients: []int{4}, Duration: "60s", Interval: "0s"}
 				if v.allocator != "" {

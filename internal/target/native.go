@@ -279,11 +279,16 @@ func prepareNative(opt StartOptions, s nativeSpec) (in *nativeInstance, bin, lib
 	if err != nil {
 		return nil, "", "", err
 	}
-	in = &nativeInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: dir, applied: map[string]string{}},
+	// data/ under the server's directory, as MariaDB's: the ledger and
+	// the sweep take the directory above the data as the server's own
+	in = &nativeInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data"), applied: map[string]string{}},
 		logFile: filepath.Join(dir, s.server+".log")}
 	fail := func(err error) (*nativeInstance, string, string, error) {
 		removeServerDir(dir, opt.KeepData)
 		return nil, "", "", err
+	}
+	if err := os.Mkdir(in.dataDir, 0o700); err != nil {
+		return fail(err)
 	}
 	if opt.MemoryBudget > 0 {
 		plan, err := sizeNative(s.kind, opt.MemoryBudget, opt.Clients)

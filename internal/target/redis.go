@@ -57,7 +57,7 @@ func (r Redis) Start(ctx context.Context, opt StartOptions) (_ Instance, err err
 		// "-": the password comes in a config file on stdin, not on the
 		// command line every user of the machine can read
 		a := []string{"-", "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--bind", "127.0.0.1",
-			"--dir", in.dir, "--logfile", in.logFile, "--save", "", "--appendonly", "no", "--daemonize", "no",
+			"--dir", in.dataDir, "--logfile", in.logFile, "--save", "", "--appendonly", "no", "--daemonize", "no",
 			"--protected-mode", "yes", "--maxclients", "10000"}
 		return append(a, settingArgs(in.applied)...)
 	}

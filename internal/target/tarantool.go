@@ -54,10 +54,6 @@ func (t Tarantool) Start(ctx context.Context, opt StartOptions) (_ Instance, err
 	dir := in.dir
 	sock, pw := filepath.Join(dir, "tarantool.sock"), password()
 	in.endpoint = proto.Endpoint{Protocol: proto.Tarantool, Network: "unix", Address: sock, User: "shootout", Password: pw, Engine: t.Storage}
-	in.dataDir = filepath.Join(dir, "data")
-	if err := os.Mkdir(in.dataDir, 0o700); err != nil {
-		return nil, err
-	}
 	cfg := []string{"listen = " + luaString("unix/:"+sock), "memtx_dir = " + luaString(in.dataDir),
 		"wal_dir = " + luaString(in.dataDir), "vinyl_dir = " + luaString(in.dataDir), "background = false"}
 	for _, k := range slicesSorted(in.applied) {

@@ -3,7 +3,9 @@ package kv
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"shootout/internal/dialect"
@@ -11,7 +13,9 @@ import (
 	"shootout/internal/workload"
 )
 
-// worker reads its slice of the ids, rounds times, by the workload's path.
+// worker reads its slice of the ids, rounds times, by the workload's path,
+// through the driver's own statements inside sql.Conn.Raw, as oltp's
+// clients do (dialect.RawStmt says why).
 type worker struct {
 	w      *Workload
 	conn   *sql.Conn
@@ -19,42 +23,54 @@ type worker struct {
 	slice  []int64
 	next   int // position in slice × rounds
 	total  int
-	stmt   *sql.Stmt // path prepared: the point select; batch: the full IN list
+	stmt   *dialect.RawStmt // path prepared: the point select; batch: the full IN list
 	query  string
+	text   []byte // path text and handler: the statement being written
+	dest   []driver.Value
 	rows   int64
 	opened bool // HANDLER keyvalue OPEN on this connection
 	args   []any
 	path   string
+	// the batch's ids and which of them came back
+	ids []int64
+	got []bool
+	// the operation's state, for the function conn.Raw runs
+	id    int64
+	found bool
 }
 
 func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
 	slice, total := w.sliceOf(ds, client)
 	wk := &worker{w: w, conn: conn, d: d, slice: slice, total: total, path: w.Path(proto.SQL)}
-	switch w.Path(proto.SQL) {
+	prepare := func(q string) error {
+		wk.query = q
+		return conn.Raw(func(dc any) error {
+			st, err := dialect.PrepareRaw(ctx, dc, q)
+			wk.stmt = st
+			return err
+		})
+	}
+	switch wk.path {
 	case "prepared":
-		wk.query = d.Bind("SELECT value1, value2 FROM keyvalue WHERE id = ?")
-		st, err := conn.PrepareContext(ctx, wk.query)
-		if err != nil {
+		if err := prepare(d.Bind("SELECT value1, value2 FROM keyvalue WHERE id = ?")); err != nil {
 			return nil, err
 		}
-		wk.stmt = st
 	case "text":
 		// the id written into the statement: the server parses each one
-		wk.query = "SELECT value1, value2 FROM keyvalue WHERE id = %d"
+		wk.query = "SELECT value1, value2 FROM keyvalue WHERE id = "
 	case "handler":
 		if _, err := conn.ExecContext(ctx, "HANDLER keyvalue OPEN"); err != nil {
 			return nil, fmt.Errorf("HANDLER keyvalue OPEN: %w", err)
 		}
 		wk.opened = true
-		wk.query = "HANDLER keyvalue READ `PRIMARY` = (%d)"
+		wk.query = "HANDLER keyvalue READ `PRIMARY` = ("
 	case "batch":
-		wk.query = d.Bind("SELECT id, value1, value2 FROM keyvalue WHERE id IN (" + strings.TrimSuffix(strings.Repeat("?,", w.opt.Batch), ",") + ")")
-		st, err := conn.PrepareContext(ctx, wk.query)
-		if err != nil {
+		if err := prepare(d.Bind("SELECT id, value1, value2 FROM keyvalue WHERE id IN (" + strings.TrimSuffix(strings.Repeat("?,", w.opt.Batch), ",") + ")")); err != nil {
 			return nil, err
 		}
-		wk.stmt = st
 		wk.args = make([]any, w.opt.Batch)
+		wk.ids = make([]int64, w.opt.Batch)
+		wk.got = make([]bool, w.opt.Batch)
 	}
 	return wk, nil
 }
@@ -68,76 +84,141 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	if wk.path == "batch" {
 		return wk.batch(ctx)
 	}
-	id := wk.slice[wk.next%len(wk.slice)]
+	wk.id = wk.slice[wk.next%len(wk.slice)]
 	wk.next++
-	var row *sql.Row
-	switch wk.path {
-	case "prepared":
-		row = wk.stmt.QueryRowContext(ctx, id)
-	default:
-		row = wk.conn.QueryRowContext(ctx, fmt.Sprintf(wk.query, id))
-	}
-	var v1 int64
-	var v2 float64
-	var err error
-	if wk.opened {
-		// HANDLER … READ returns every column
-		var got int64
-		err = row.Scan(&got, &v1, &v2)
-	} else {
-		err = row.Scan(&v1, &v2)
-	}
-	if err != nil {
-		if err == sql.ErrNoRows {
-			wk.w.miss(fmt.Sprintf("id %d: no row", id))
-			return workload.Outcome{Reads: 1}, nil
+	wk.found = false
+	err := wk.conn.Raw(func(dc any) error {
+		var err error
+		if wk.stmt != nil {
+			_, err = wk.stmt.Each(ctx, wk.row, wk.id)
+		} else {
+			wk.text = strconv.AppendInt(append(wk.text[:0], wk.query...), wk.id, 10)
+			if wk.opened {
+				wk.text = append(wk.text, ')')
+			}
+			_, err = dialect.QueryRaw(ctx, dc, string(wk.text), &wk.dest, wk.row)
 		}
+		return err
+	})
+	if err != nil {
 		return workload.Outcome{}, err
 	}
-	wk.check(id, v1, v2)
+	if !wk.found {
+		wk.w.miss(fmt.Sprintf("id %d: no row", wk.id))
+	}
 	return workload.Outcome{Reads: 1}, nil
 }
 
-// batch reads the next batch ids in one IN list; an id the slice holds
-// twice in a batch comes back once.
-func (wk *worker) batch(ctx context.Context) (workload.Outcome, error) {
-	want := map[int64]int{}
-	for i := range wk.args {
-		id := wk.slice[(wk.next+i)%len(wk.slice)]
-		wk.args[i] = id
-		want[id]++
+// row checks one row of a point read: (value1, value2), or HANDLER's
+// every column.
+func (wk *worker) row(v []driver.Value) error {
+	if wk.opened {
+		id, err := asInt(v[0])
+		if err != nil {
+			return err
+		}
+		if id != wk.id {
+			wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
+			return nil
+		}
+		v = v[1:]
 	}
+	v1, v2, err := rowValues(v)
+	if err != nil {
+		return err
+	}
+	if wk.found {
+		wk.w.miss(fmt.Sprintf("id %d: more than one row", wk.id))
+		return nil
+	}
+	wk.found = true
+	wk.check(wk.id, v1, v2)
+	return nil
+}
+
+// batch reads the next batch ids in one IN list; an id the slice holds
+// twice in a batch comes back once, and is the read of both places.
+func (wk *worker) batch(ctx context.Context) (workload.Outcome, error) {
 	n := min(len(wk.args), wk.total-wk.next)
-	wk.next += len(wk.args)
-	rs, err := wk.stmt.QueryContext(ctx, wk.args...)
+	for i := range wk.args {
+		// the last batch of a slice fills the IN list with id 0, which
+		// no row has
+		wk.ids[i], wk.got[i] = 0, true
+		if i < n {
+			wk.ids[i], wk.got[i] = wk.slice[(wk.next+i)%len(wk.slice)], false
+		}
+		wk.args[i] = wk.ids[i]
+	}
+	wk.next += n
+	err := wk.conn.Raw(func(dc any) error {
+		_, err := wk.stmt.Each(ctx, func(v []driver.Value) error {
+			id, err := asInt(v[0])
+			if err != nil {
+				return err
+			}
+			v1, v2, err := rowValues(v[1:])
+			if err != nil {
+				return err
+			}
+			first, right := true, false
+			for i := range wk.ids {
+				if wk.ids[i] != id || wk.got[i] {
+					continue
+				}
+				wk.got[i] = true
+				if first {
+					right, first = wk.check(id, v1, v2), false
+				} else if right {
+					wk.rows++
+				}
+			}
+			if first {
+				wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
+			}
+			return nil
+		}, wk.args...)
+		return err
+	})
 	if err != nil {
 		return workload.Outcome{}, err
 	}
-	defer rs.Close()
-	for rs.Next() {
-		var id, v1 int64
-		var v2 float64
-		if err := rs.Scan(&id, &v1, &v2); err != nil {
-			return workload.Outcome{}, err
+	for i, ok := range wk.got {
+		if !ok {
+			wk.w.miss(fmt.Sprintf("id %d: no row", wk.ids[i]))
 		}
-		if _, asked := want[id]; !asked {
-			wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
-			continue
-		}
-		times := want[id]
-		delete(want, id)
-		if wk.check(id, v1, v2) {
-			// an id twice in the batch is read twice by the point paths
-			wk.rows += int64(times - 1)
-		}
-	}
-	if err := rs.Err(); err != nil {
-		return workload.Outcome{}, err
-	}
-	for id := range want {
-		wk.w.miss(fmt.Sprintf("id %d: no row", id))
 	}
 	return workload.Outcome{Reads: int32(n)}, nil
+}
+
+// rowValues reads (value1, value2) as the driver gave them: numbers from
+// a prepared statement, text from the text protocol.
+func rowValues(v []driver.Value) (int64, float64, error) {
+	v1, err := asInt(v[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	switch x := v[1].(type) {
+	case float64:
+		return v1, x, nil
+	case float32:
+		return v1, float64(x), nil
+	case []byte:
+		v2, err := strconv.ParseFloat(string(x), 64)
+		return v1, v2, err
+	}
+	return 0, 0, fmt.Errorf("value2 came back as %T", v[1])
+}
+
+func asInt(v driver.Value) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case int32:
+		return int64(x), nil
+	case []byte:
+		return strconv.ParseInt(string(x), 10, 64)
+	}
+	return 0, fmt.Errorf("an integer came back as %T", v)
 }
 
 func (wk *worker) check(id, v1 int64, v2 float64) bool { return wk.w.checkRow(&wk.rows, id, v1, v2) }
@@ -158,7 +239,7 @@ func (wk *worker) Counters() map[string]int64 { return map[string]int64{"rows_re
 
 func (wk *worker) Close() error {
 	if wk.stmt != nil {
-		wk.stmt.Close()
+		_ = wk.conn.Raw(func(any) error { return wk.stmt.Close() })
 	}
 	if wk.opened {
 		wk.conn.ExecContext(context.Background(), "HANDLER keyvalue CLOSE")
