@@ -225,23 +225,7 @@ func (wk *nativeWorker) getMany(ctx context.Context) (workload.Outcome, error) {
 			wk.check(id, v1, v2)
 			return
 		}
-		// a multi-get answers an id asked twice once: that answer is
-		// the read of every place it was asked
-		first, right := true, false
-		for i := range ids {
-			if ids[i] != id || got[i] {
-				continue
-			}
-			got[i] = true
-			if first {
-				right, first = wk.check(id, v1, v2), false
-			} else if right {
-				wk.rows++
-			}
-		}
-		if first {
-			wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
-		}
+		wk.w.answer(&wk.rows, ids, got, id, v1, v2)
 	})
 	if err != nil {
 		return workload.Outcome{}, err

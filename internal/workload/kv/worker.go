@@ -160,21 +160,7 @@ func (wk *worker) batch(ctx context.Context) (workload.Outcome, error) {
 			if err != nil {
 				return err
 			}
-			first, right := true, false
-			for i := range wk.ids {
-				if wk.ids[i] != id || wk.got[i] {
-					continue
-				}
-				wk.got[i] = true
-				if first {
-					right, first = wk.check(id, v1, v2), false
-				} else if right {
-					wk.rows++
-				}
-			}
-			if first {
-				wk.w.miss(fmt.Sprintf("id %d: not asked for", id))
-			}
+			wk.w.answer(&wk.rows, wk.ids, wk.got, id, v1, v2)
 			return nil
 		}, wk.args...)
 		return err
@@ -222,6 +208,27 @@ func asInt(v driver.Value) (int64, error) {
 }
 
 func (wk *worker) check(id, v1 int64, v2 float64) bool { return wk.w.checkRow(&wk.rows, id, v1, v2) }
+
+// answer checks a row that came back for id once where a batch may have
+// asked it several times (an IN list, a multi-get): the answer is the read
+// of every place of ids that asked it and had no answer yet.
+func (w *Workload) answer(rows *int64, ids []int64, got []bool, id, v1 int64, v2 float64) {
+	first, right := true, false
+	for i := range ids {
+		if ids[i] != id || got[i] {
+			continue
+		}
+		got[i] = true
+		if first {
+			right, first = w.checkRow(rows, id, v1, v2), false
+		} else if right {
+			*rows++
+		}
+	}
+	if first {
+		w.miss(fmt.Sprintf("id %d: not asked for", id))
+	}
+}
 
 // checkRow counts a row read right in rows, and records one read wrong.
 func (w *Workload) checkRow(rows *int64, id, v1 int64, v2 float64) bool {
