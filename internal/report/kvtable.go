@@ -168,7 +168,8 @@ func inMemoryText(fs []*result.File) string {
 
 const kvLegend = "rows/s = rows read per second over the run; × slower = the baseline's rows/s (its first row at the same clients) ÷ this row's; " +
 	"p50/p99 = the time of one operation: a read, or a batch of reads on path batch; CPU µs/row = CPU seconds of the server's processes, and of shootout's, " +
-	"per row read (SQLite runs inside shootout: its server CPU is shootout's); in memory = the server read under 1 MiB from storage in the window " +
+	"per row read in the window (SQLite runs inside shootout: its server CPU is shootout's; with the default placement shootout has a core of its own, " +
+	"and when the server is the bottleneck Go's scheduler spins there, which counts as client CPU); in memory = the server read under 1 MiB from storage in the window " +
 	"(its /proc/PID/io read_bytes, and its cgroup's read IOs under a disk cap)"
 
 func writeKVTables(w io.Writer, files []*result.File, baseline string) {
