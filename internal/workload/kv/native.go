@@ -86,13 +86,22 @@ func (n *nativeSteps) Load(ctx context.Context, ds workload.Dataset, progress wo
 	start := time.Now()
 	var next atomic.Int64
 	next.Store(1)
-	errs := make(chan error, loaders)
-	var wg sync.WaitGroup
+	// every loader connects before any starts: a refused connection
+	// leaves no loader writing behind the failed cell
+	conns := make([]storeClient, 0, loaders)
 	for range loaders {
 		c, err := n.s.connect(ctx)
 		if err != nil {
+			for _, c := range conns {
+				c.close()
+			}
 			return workload.LoadStats{}, err
 		}
+		conns = append(conns, c)
+	}
+	errs := make(chan error, loaders)
+	var wg sync.WaitGroup
+	for _, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -105,6 +114,8 @@ func (n *nativeSteps) Load(ctx context.Context, ds workload.Dataset, progress wo
 				last := min(first+nativeLoadBatch-1, ds.Rows)
 				if err := c.put(ctx, first, last); err != nil {
 					errs <- fmt.Errorf("rows %d to %d: %w", first, last, err)
+					// the others stop at their next batch
+					next.Store(ds.Rows + 1)
 					return
 				}
 				if progress != nil {
