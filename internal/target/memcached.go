@@ -45,17 +45,13 @@ func (Memcached) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err != nil {
 		return nil, err
 	}
-	args := func(int) []string {
-		// -u: memcached refuses to run as root without naming a user
-		a := []string{"--unix-socket=" + sock, "--unix-mask=700", "--user=" + me.Username,
-			"--disable-evictions", "--conn-limit=10000", "--udp-port=0"}
-		for _, k := range slicesSorted(in.applied) {
-			if k == MallocSetting {
-				continue
-			}
-			a = append(a, fmt.Sprintf("--%s=%s", k, in.applied[k]))
+	// --user: memcached refuses to run as root without naming a user
+	args := []string{"--unix-socket=" + sock, "--unix-mask=700", "--user=" + me.Username,
+		"--disable-evictions", "--conn-limit=10000", "--udp-port=0"}
+	for _, k := range slicesSorted(in.applied) {
+		if k != MallocSetting {
+			args = append(args, fmt.Sprintf("--%s=%s", k, in.applied[k]))
 		}
-		return a
 	}
 	err = startNative(ctx, opt, in, nativeStart{name: "memcached", binary: bin, args: args,
 		ready: func(ctx context.Context) error {

@@ -98,76 +98,54 @@ func (in *nativeInstance) Stop(ctx context.Context) error {
 // nativeStart is what a native target gives startNative.
 type nativeStart struct {
 	name, binary string
-	// args is the server's command line on port (0 when it listens on
-	// a unix socket only)
-	args func(port int) []string
+	// args is the server's command line: it listens on a unix socket in
+	// its directory, so no port can be taken from under it
+	args []string
 	env  []string
 	// stdin is written to the server's standard input (a secret that
 	// must not be on its command line)
 	stdin string
 	// ready succeeds once the server answers its protocol
 	ready func(ctx context.Context) error
-	// portTaken says, from the log, that another program took the port
-	portTaken string
-	usesPort  bool
 }
 
 // startNative starts the server under opt's wrap with the allocator the
-// settings ask for, retrying on another port when one is taken between
-// the probe and the bind.
+// settings ask for, and proves the allocator from its memory map.
 func startNative(ctx context.Context, opt StartOptions, in *nativeInstance, s nativeStart, malloc string) error {
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port := 0
-		if s.usesPort {
-			var err error
-			if port, err = freePort(); err != nil {
-				return fmt.Errorf("find a free port: %w", err)
-			}
-		}
-		cmd := serverCmd(nil, s.binary, s.args(port)...)
-		cmd.Dir = in.dir
-		cmd.Env = append(os.Environ(), s.env...)
-		if malloc != "" {
-			cmd.Env = append(cmd.Env, "LD_PRELOAD="+malloc)
-		}
-		if log, err := os.OpenFile(in.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-			// a server that logs to stdout (memcached) logs here
-			cmd.Stdout, cmd.Stderr = log, log
-			defer log.Close()
-		}
-		if s.stdin != "" {
-			cmd.Stdin = strings.NewReader(s.stdin)
-		}
-		if opt.Wrap != nil {
-			if err := opt.Wrap(cmd); err != nil {
-				return err
-			}
-		}
-		var err error
-		if in.proc, err = startProcess(cmd); err != nil {
-			return fmt.Errorf("start %s: %w", s.name, err)
-		}
-		where := in.endpoint.Address
-		if port > 0 {
-			where = fmt.Sprintf("127.0.0.1:%d", port)
-			in.endpoint.Address = where
-		}
-		logf(opt.Log, "started %s (pid %d, %s, dir %s)", s.name, in.proc.pid(), where, in.dir)
-		if lastErr = in.waitNative(ctx, s); lastErr == nil {
-			in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.pid())
-			if err := checkMapped(in.applied[MallocSetting], in.applied["malloc_lib_mapped"]); err != nil {
-				in.proc.stop(syscall.SIGKILL, 5*time.Second)
-				return err
-			}
-			return nil
-		}
-		in.proc.stop(syscall.SIGKILL, 5*time.Second)
-		if !s.usesPort || s.portTaken == "" || !strings.Contains(tail(in.logFile, 20), s.portTaken) {
-			break
+	cmd := serverCmd(nil, s.binary, s.args...)
+	cmd.Dir = in.dir
+	cmd.Env = append(os.Environ(), s.env...)
+	if malloc != "" {
+		cmd.Env = append(cmd.Env, "LD_PRELOAD="+malloc)
+	}
+	if log, err := os.OpenFile(in.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+		// a server that logs to stdout (memcached) logs here
+		cmd.Stdout, cmd.Stderr = log, log
+		defer log.Close()
+	}
+	if s.stdin != "" {
+		cmd.Stdin = strings.NewReader(s.stdin)
+	}
+	if opt.Wrap != nil {
+		if err := opt.Wrap(cmd); err != nil {
+			return err
 		}
 	}
-	return lastErr
+	var err error
+	if in.proc, err = startProcess(cmd); err != nil {
+		return fmt.Errorf("start %s: %w", s.name, err)
+	}
+	logf(opt.Log, "started %s (pid %d, %s, dir %s)", s.name, in.proc.pid(), in.endpoint.Address, in.dir)
+	if err := in.waitNative(ctx, s); err != nil {
+		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		return err
+	}
+	in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.pid())
+	if err := checkMapped(in.applied[MallocSetting], in.applied["malloc_lib_mapped"]); err != nil {
+		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		return err
+	}
+	return nil
 }
 
 func (in *nativeInstance) waitNative(ctx context.Context, s nativeStart) error {

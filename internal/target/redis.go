@@ -53,14 +53,11 @@ func (r Redis) Start(ctx context.Context, opt StartOptions) (_ Instance, err err
 		defer c.Close()
 		return c.Do(ctx, c.B().Ping().Build()).Error()
 	}
-	args := func(int) []string {
-		// "-": the password comes in a config file on stdin, not on the
-		// command line every user of the machine can read
-		a := []string{"-", "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--bind", "127.0.0.1",
-			"--dir", in.dataDir, "--logfile", in.logFile, "--save", "", "--appendonly", "no", "--daemonize", "no",
-			"--protected-mode", "yes", "--maxclients", "10000"}
-		return append(a, settingArgs(in.applied)...)
-	}
+	// "-": the password comes in a config file on stdin, not on the
+	// command line every user of the machine can read; port 0: no TCP
+	args := append([]string{"-", "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--bind", "127.0.0.1",
+		"--dir", in.dataDir, "--logfile", in.logFile, "--save", "", "--appendonly", "no", "--daemonize", "no",
+		"--protected-mode", "yes", "--maxclients", "10000"}, settingArgs(in.applied)...)
 	err = startNative(ctx, opt, in, nativeStart{name: "redis-server", binary: bin, args: args, ready: ready,
 		stdin: "requirepass " + pw + "\n"}, lib)
 	if err != nil {

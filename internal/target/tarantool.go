@@ -74,7 +74,7 @@ func (t Tarantool) Start(ctx context.Context, opt StartOptions) (_ Instance, err
 		}
 		return err
 	}
-	err = startNative(ctx, opt, in, nativeStart{name: "tarantool", binary: bin, args: func(int) []string { return []string{initFile} },
+	err = startNative(ctx, opt, in, nativeStart{name: "tarantool", binary: bin, args: []string{initFile},
 		env: []string{"SHOOTOUT_TARANTOOL_PASSWORD=" + pw}, ready: ready}, lib)
 	if err != nil {
 		return nil, err
