@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"shootout/internal/metrics"
 	"shootout/internal/result"
 	"shootout/internal/target"
 )
@@ -33,7 +34,20 @@ type sample struct {
 	wallRun    float64 // shootout: the measured run's seconds
 	tps, qps   float64
 	queries    float64
+	srvCPU     float64 // seconds of the server's CPU during the run
+	cliWindow  float64 // shootout: its own CPU in the measured window
+	srvWindow  float64 // shootout: the server's CPU in the measured window, when it knows the server's PIDs
 	clientNote string
+}
+
+// serverTimed runs a client as timed does and adds the server's CPU over
+// the client's life: a client that sends more or costlier requests per
+// query shows here, not in its own CPU.
+func serverTimed(ctx context.Context, pids []int, name string, args ...string) (sample, string, error) {
+	before := metrics.ReadTree(pids).CPUSeconds
+	s, out, err := timed(ctx, name, args...)
+	s.srvCPU = metrics.ReadTree(pids).CPUSeconds - before
+	return s, out, err
 }
 
 func main() {
@@ -164,7 +178,7 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 			for i := 0; i < repeats; i++ {
 				args := append([]string{test}, sb...)
 				args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
-				s, out, err := timed(ctx, "sysbench", args...)
+				s, out, err := serverTimed(ctx, inst.PIDs(), "sysbench", args...)
 				if err != nil {
 					return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
 				}
@@ -173,7 +187,7 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 				}
 				results[k].sb = append(results[k].sb, s)
 				outDir := filepath.Join(work, fmt.Sprintf("%s-%d-%d", test, clients, i))
-				s, out, err = timed(ctx, bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
+				s, out, err = serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
 					"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--out", outDir)
 				if err != nil {
 					return fmt.Errorf("shootout %s: %v\n%s", test, err, out)
@@ -182,11 +196,12 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 					return err
 				}
 				results[k].so = append(results[k].so, s)
-				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps\n", test, clients, i+1, results[k].sb[i].qps, s.qps)
+				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window\n", test, clients, i+1, results[k].sb[i].qps, s.qps,
+					results[k].sb[i].srvCPU/results[k].sb[i].queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6)
 			}
 		}
 	}
-	fmt.Printf("\n%-24s %12s %12s %7s %12s %12s %7s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q")
+	fmt.Printf("\n%-24s %12s %12s %7s %12s %12s %7s %16s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q", "server µs CPU/q")
 	for _, clients := range clientCounts {
 		for _, test := range tests {
 			p := results[key{test, clients}]
@@ -194,9 +209,10 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 			tps := func(s sample) float64 { return s.tps }
 			qps := func(s sample) float64 { return s.qps }
 			cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
-			fmt.Printf("%-24s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f\n", fmt.Sprintf("%s@%d", test, clients),
+			srv := func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }
+			fmt.Printf("%-24s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f %16s\n", fmt.Sprintf("%s@%d", test, clients),
 				f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
-				f(p.sb, cpq), f(p.so, cpq))
+				f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
 		}
 	}
 	return nil
@@ -245,6 +261,10 @@ func readShootout(dir string, s *sample) error {
 	tp := files[0].Throughput
 	s.tps, s.qps, s.wallRun = tp.TPS, tp.QPS, tp.Seconds
 	s.queries = float64(tp.Reads + tp.Writes + tp.Other)
+	s.cliWindow = files[0].Client.CPUSeconds
+	if srv := files[0].Server; srv.Measured {
+		s.srvWindow = srv.CPUSeconds
+	}
 	return nil
 }
 

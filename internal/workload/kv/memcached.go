@@ -13,6 +13,7 @@ import (
 	"github.com/bradfitz/gomemcache/memcache"
 
 	"shootout/internal/proto"
+	"shootout/internal/rawsock"
 )
 
 type memcachedStore struct {
@@ -23,6 +24,7 @@ type memcachedStore struct {
 func memcachedClient(ep proto.Endpoint) *memcache.Client {
 	// gomemcache takes an address with a "/" for a unix socket
 	c := memcache.New(ep.Address)
+	c.DialContext = rawsock.Dial
 	c.MaxIdleConns = 1
 	c.Timeout = 30 * time.Second
 	return c

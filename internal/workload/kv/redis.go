@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"shootout/internal/proto"
+	"shootout/internal/rawsock"
 )
 
 // markerKey says a Redis or memcached server holds kv's rows, written by
@@ -32,7 +33,11 @@ func redisClient(ep proto.Endpoint) (rueidis.Client, error) {
 		DisableCache: true, AlwaysRESP2: true, DisableAutoPipelining: true, DisableRetry: true,
 		ReadBufferEachConn: 64 << 10, WriteBufferEachConn: 64 << 10,
 		DialCtxFn: func(ctx context.Context, addr string, d *net.Dialer, _ *tls.Config) (net.Conn, error) {
-			return d.DialContext(ctx, ep.Network, addr)
+			c, err := d.DialContext(ctx, ep.Network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return rawsock.Wrap(c), nil
 		}})
 }
 
