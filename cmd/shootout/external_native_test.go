@@ -5,9 +5,13 @@ import (
 	"crypto/tls"
 	"net"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bradfitz/gomemcache/memcache"
 	"github.com/redis/rueidis"
@@ -89,13 +93,59 @@ func TestExternalNativeServersAreNeverHarmed(t *testing.T) {
 		ep, stop := startNative(t, "memcached")
 		defer stop()
 		c := memcache.New(ep.Address)
-		c.Set(&memcache.Item{Key: "kv:1", Value: []byte("mine")})
-		out, code := run("memcached://127.0.0.1/?socket="+ep.Address, filepath.Join(work, "mc-refused"))
-		if code == 0 || !strings.Contains(out, "holds kv:1, which shootout did not write") {
+		// kv:1500 is past any sample of the first names: only a listing
+		// of every key finds it
+		c.Set(&memcache.Item{Key: "kv:1500", Value: []byte("mine")})
+		c.Set(&memcache.Item{Key: "other:1", Value: []byte("also mine")})
+		url := "memcached://127.0.0.1/?socket=" + ep.Address
+		out, code := run(url, filepath.Join(work, "mc-refused"))
+		if code == 0 || !strings.Contains(out, "holds 1 key(s) named kv:… (kv:1500 the first) that shootout did not write") {
 			t.Fatalf("exit %d:\n%s", code, out)
 		}
-		if it, err := c.Get("kv:1"); err != nil || string(it.Value) != "mine" {
+		if it, err := c.Get("kv:1500"); err != nil || string(it.Value) != "mine" {
 			t.Fatalf("the user's item: %v %v", it, err)
+		}
+		// keys of other names are no obstacle and stay as they were
+		c.Delete("kv:1500")
+		dir := filepath.Join(work, "mc-loaded")
+		if out, code := run(url, dir); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		if out, code := run(url, filepath.Join(work, "mc-again")); code != 0 || !strings.Contains(out, "already loaded") {
+			t.Fatalf("the second run did not reuse the load: exit %d:\n%s", code, out)
+		}
+		if it, err := c.Get("other:1"); err != nil || string(it.Value) != "also mine" {
+			t.Fatalf("the user's other item: %v %v", it, err)
+		}
+	})
+
+	t.Run("memcached without its crawler", func(t *testing.T) {
+		// a memcached that cannot list its keys cannot show that the
+		// names are free: refused
+		sock := filepath.Join(work, "mc-nocrawler.sock")
+		me, err := user.Current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// --user: memcached will not run as root without one
+		cmd := exec.Command("memcached", "-s", sock, "-a", "700", "-u", me.Username, "-o", "no_lru_crawler", "-m", "64")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(sock); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		out, code := run("memcached://127.0.0.1/?socket="+sock, filepath.Join(work, "mc-nocrawler"))
+		if code == 0 || !strings.Contains(out, "cannot list its keys") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		if _, err := memcache.New(sock).Get("kv:1"); err == nil {
+			t.Fatal("shootout wrote kv:1 where it could not see the names were free")
 		}
 	})
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -43,12 +44,14 @@ func (s *memcachedStore) claim(ctx context.Context, rows int64) (bool, error) {
 	case err == nil && string(it.Value) == strconv.FormatInt(rows, 10):
 		return true, nil
 	case errors.Is(err, memcache.ErrCacheMiss) && s.ep.External:
-		// memcached cannot list its keys: a sample of the names the
-		// rows would take must all be free
-		for id := int64(1); id <= min(rows, 1000); id++ {
-			if _, err := s.admin.Get(string(appendKey(nil, id))); err == nil {
-				return false, fmt.Errorf("this memcached holds kv:%d, which shootout did not write (no %s marker): give a memcached of its own", id, markerKey)
-			}
+		// every key the rows would take must be free: the LRU crawler
+		// is memcached's one way to list them all
+		key, n, err := memcachedKeysUnder(ctx, s.ep, "kv:")
+		if err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return false, fmt.Errorf("this memcached holds %d key(s) named kv:… (%s the first) that shootout did not write (no %s marker): give a memcached of its own", n, key, markerKey)
 		}
 		// add, not set: another shootout loading at the same time keeps it
 		if err := s.admin.Add(&memcache.Item{Key: markerKey, Value: []byte("loading")}); err != nil {
@@ -176,6 +179,60 @@ func (m *memcachedClientConn) getMany(ctx context.Context, ids []int64, found fu
 		found(-1, id, v1, v2)
 	}
 	return nil
+}
+
+// memcachedKeysUnder counts the items whose key starts with prefix, and
+// names the first, from memcached's LRU crawler ("lru_crawler metadump
+// all", memcached 1.5.5+). A memcached whose crawler is off cannot say,
+// and is refused: shootout writes only where it can see nothing is.
+func memcachedKeysUnder(ctx context.Context, ep proto.Endpoint, prefix string) (first string, n int, err error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, ep.Network, ep.Address)
+	if err != nil {
+		return "", 0, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Minute))
+	rd := bufio.NewReader(c)
+	for attempt := 0; ; attempt++ {
+		if _, err := c.Write([]byte("lru_crawler metadump all\r\n")); err != nil {
+			return "", 0, err
+		}
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return "", 0, fmt.Errorf("memcached lru_crawler metadump: %w", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		// another client's crawl is running: it ends within moments
+		if strings.HasPrefix(line, "BUSY") && attempt < 50 {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		for {
+			switch {
+			case line == "END":
+				return first, n, nil
+			case strings.HasPrefix(line, "key="):
+				enc, _, _ := strings.Cut(line[len("key="):], " ")
+				key, err := url.QueryUnescape(enc)
+				if err != nil {
+					key = enc
+				}
+				if strings.HasPrefix(key, prefix) {
+					if n == 0 {
+						first = key
+					}
+					n++
+				}
+			default:
+				return "", 0, fmt.Errorf("this memcached cannot list its keys (it answered %q to lru_crawler metadump; started with -o no_lru_crawler?), so shootout cannot see whether its kv:ID keys would overwrite yours: give a memcached of its own", line)
+			}
+			if line, err = rd.ReadString('\n'); err != nil {
+				return "", 0, fmt.Errorf("memcached lru_crawler metadump: %w", err)
+			}
+			line = strings.TrimRight(line, "\r\n")
+		}
+	}
 }
 
 // memcachedStats is the answer to "stats".
