@@ -319,7 +319,7 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 		return err
 	}
 	defer root.Close()
-	if err := in.waitReady(ctx, root, "mariadbd", in.errorLog); err != nil {
+	if err := in.proc.waitReady(ctx, root.PingContext, "mariadbd", in.errorLog); err != nil {
 		return err
 	}
 	if in.engine == "rocksdb" {

@@ -136,7 +136,7 @@ func startNative(ctx context.Context, opt StartOptions, in *nativeInstance, s na
 		return fmt.Errorf("start %s: %w", s.name, err)
 	}
 	logf(opt.Log, "started %s (pid %d, %s, dir %s)", s.name, in.proc.pid(), in.endpoint.Address, in.dir)
-	if err := in.waitNative(ctx, s); err != nil {
+	if err := in.proc.waitReady(ctx, s.ready, s.name, in.logFile); err != nil {
 		in.proc.stop(syscall.SIGKILL, 5*time.Second)
 		return err
 	}
@@ -146,25 +146,6 @@ func startNative(ctx context.Context, opt StartOptions, in *nativeInstance, s na
 		return err
 	}
 	return nil
-}
-
-func (in *nativeInstance) waitNative(ctx context.Context, s nativeStart) error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		try, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := s.ready(try)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		if !in.proc.running() {
-			return fmt.Errorf("%s exited during start-up: %s", s.name, tail(in.logFile, 8))
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s not ready after 60 s: %v; log: %s", s.name, err, tail(in.logFile, 8))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // mappedAllocator proves which allocator a process runs on: the library

@@ -252,7 +252,7 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 		return err
 	}
 	defer admin.Close()
-	if err := in.waitReady(ctx, admin, "postgres", in.logFile); err != nil {
+	if err := in.proc.waitReady(ctx, admin.PingContext, "postgres", in.logFile); err != nil {
 		return err
 	}
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE sbtest"); err != nil {

@@ -100,20 +100,20 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 	return err
 }
 
-// waitReady polls db until the server answers, it exits (the reason is in
-// its log), or a minute passes. Each try has its own short deadline: when
-// another program holds the port, it may accept the connection and never
-// answer, and only the server's exit tells us to try another port.
-func (m *managed) waitReady(ctx context.Context, db *sql.DB, name, logFile string) error {
+// waitReady pings the server until it answers, it exits (the reason is
+// in its log), or a minute passes. Each try has its own short deadline:
+// a socket may accept a connection and never answer, and only the
+// server's exit or the minute then ends the wait.
+func (p *process) waitReady(ctx context.Context, ping func(context.Context) error, name, logFile string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		try, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := db.PingContext(try)
+		err := ping(try)
 		cancel()
 		if err == nil {
 			return nil
 		}
-		if !m.proc.running() {
+		if !p.running() {
 			return fmt.Errorf("%s exited during start-up: %s", name, tail(logFile, 8))
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
