@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"shootout/internal/target"
+	"shootout/internal/workload/kv"
 )
 
 // runRedis compares shootout's kv reads with redis-benchmark (Debian's
@@ -36,18 +37,21 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 	version, _ := inst.Version(ctx)
 	const keys = 100000
 	url := "redis://:" + ep.Password + "@127.0.0.1/?socket=" + ep.Address
-	fmt.Printf("\nprivate redis-server %s (unix socket), %d keys, %d connections, %d runs per tool, alternating\n\n", version, keys, conns, repeats)
-	// redis-benchmark reads keys it wrote: key:000000000000 … of 3 bytes
+	// redis-benchmark reads keys it wrote (key:000000000000 …), with
+	// values as long as kv's: the server's and both clients' work per GET
+	// grows with the bytes of the answer
+	valueBytes := kv.MeanValueBytes(keys)
 	if _, out, err := timed(ctx, "redis-benchmark", "-s", ep.Address, "-a", ep.Password, "-t", "set", "-r", strconv.Itoa(keys),
-		"-n", strconv.Itoa(4*keys), "-q"); err != nil {
+		"-d", strconv.Itoa(valueBytes), "-n", strconv.Itoa(4*keys), "-q"); err != nil {
 		return fmt.Errorf("redis-benchmark set: %v\n%s", err, out)
 	}
+	fmt.Printf("\nprivate redis-server %s (unix socket), %d keys of %d-byte values, %d connections, %d runs per tool, alternating\n\n", version, keys, valueBytes, conns, repeats)
 	type pair struct{ rb, so []sample }
 	results := map[int]*pair{1: {}, 16: {}}
 	for _, pipeline := range []int{1, 16} {
 		for i := 0; i < repeats; i++ {
 			n := 1000000 * pipeline / 4
-			s, out, err := timed(ctx, "redis-benchmark", "-s", ep.Address, "-a", ep.Password, "-t", "get", "-r", strconv.Itoa(keys),
+			s, out, err := serverTimed(ctx, inst.PIDs(), "redis-benchmark", "-s", ep.Address, "-a", ep.Password, "-t", "get", "-r", strconv.Itoa(keys),
 				"-c", strconv.Itoa(conns), "-n", strconv.Itoa(n), "-P", strconv.Itoa(pipeline), "-q")
 			if err != nil {
 				return fmt.Errorf("redis-benchmark get: %v\n%s", err, out)
@@ -66,7 +70,7 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 			args := append([]string{"run", "--targets", url, "--workload", "kv", "--dataset", strconv.Itoa(keys), "--clients", strconv.Itoa(conns),
 				"--param", "id_count=" + strconv.Itoa(keys), "--param", "rounds=" + strconv.Itoa(n/keys), "--param", "warmup=0",
 				"--duration", "10m", "--interval", "0", "--out", outDir}, path...)
-			s, out, err = timed(ctx, bin, args...)
+			s, out, err = serverTimed(ctx, inst.PIDs(), bin, args...)
 			if err != nil {
 				return fmt.Errorf("shootout kv: %v\n%s", err, out)
 			}
@@ -76,7 +80,9 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 			// a batch operation is 16 reads: compare reads with requests
 			s.qps = s.queries / s.wallRun
 			results[pipeline].so = append(results[pipeline].so, s)
-			fmt.Printf("GET -P %d, run %d: redis-benchmark %.0f requests/s, shootout %.0f reads/s\n", pipeline, i+1, results[pipeline].rb[i].qps, s.qps)
+			rb := results[pipeline].rb[i]
+			fmt.Printf("GET -P %d, run %d: redis-benchmark %.0f requests/s, shootout %.0f reads/s; redis-server's CPU %.0f%% / %.0f%% of a core\n", pipeline, i+1, rb.qps, s.qps,
+				100*rb.srvCPU/rb.wall, 100*s.srvCPU/s.wall)
 		}
 	}
 	fmt.Printf("\n%-24s %16s %16s %7s %20s %20s\n", "GET (medians)", "redis-benchmark/s", "shootout reads/s", "ratio", "redis-benchmark µs CPU/r", "shootout µs CPU/r")

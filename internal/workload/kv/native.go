@@ -3,6 +3,7 @@ package kv
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -294,4 +295,18 @@ func parseValue(b []byte) (v1 int64, v2 float64, err error) {
 
 func appendKey(b []byte, id int64) []byte {
 	return strconv.AppendInt(append(b, "kv:"...), id, 10)
+}
+
+// MeanValueBytes is the mean length of the text values of ids 1…rows on
+// Redis and memcached: a yardstick that reads its own keys (make bench's
+// redis-benchmark) is given values of this size, so both clients move
+// the same bytes.
+func MeanValueBytes(rows int64) int {
+	var b []byte
+	total := 0
+	for id := int64(1); id <= rows; id++ {
+		b = appendValue(b[:0], id)
+		total += len(b)
+	}
+	return int(math.Round(float64(total) / float64(max(rows, 1))))
 }

@@ -89,16 +89,23 @@ func (s *redisStore) connect(ctx context.Context) (storeClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &redisConn{c: c}, nil
+	return &redisConn{c: c, ep: s.ep, ctx: ctx}, nil
 }
 
 type redisConn struct {
 	c    rueidis.Client
 	key  []byte
 	cmds rueidis.Commands
+	// pipe is the batch path's connection, opened at its first batch
+	pipe *respPipe
+	ep   proto.Endpoint
+	ctx  context.Context
 }
 
 func (r *redisConn) close() error {
+	if r.pipe != nil {
+		r.pipe.close()
+	}
 	r.c.Close()
 	return nil
 }
@@ -128,24 +135,12 @@ func (r *redisConn) get(ctx context.Context, id int64) (int64, float64, bool, er
 // getMany pipelines one GET per id: redis-benchmark -P's batches, the
 // same commands as the single get.
 func (r *redisConn) getMany(ctx context.Context, ids []int64, found func(at int, id, v1 int64, v2 float64)) error {
-	r.cmds = r.cmds[:0]
-	for _, id := range ids {
-		r.key = appendKey(r.key[:0], id)
-		r.cmds = append(r.cmds, r.c.B().Get().Key(string(r.key)).Build())
-	}
-	for i, res := range r.c.DoMulti(ctx, r.cmds...) {
-		b, err := res.AsBytes()
-		if rueidis.IsRedisNil(err) {
-			continue
-		}
+	if r.pipe == nil {
+		p, err := dialRESP(r.ctx, r.ep)
 		if err != nil {
 			return err
 		}
-		v1, v2, err := parseValue(b)
-		if err != nil {
-			return err
-		}
-		found(i, ids[i], v1, v2)
+		r.pipe = p
 	}
-	return nil
+	return r.pipe.getMany(ids, found)
 }
