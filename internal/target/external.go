@@ -140,7 +140,7 @@ func (e *External) Start(ctx context.Context, opt StartOptions) (Instance, error
 	if e.flavor == dialect.Postgres {
 		driver = "pgx"
 	}
-	db, err := sql.Open(driver, e.dsn)
+	db, err := openSQL(driver, e.dsn)
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %s", e.display, e.scrub(err))
 	}

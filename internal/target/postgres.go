@@ -2,7 +2,6 @@ package target
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -247,7 +246,7 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 	dsn := func(db string) string {
 		return fmt.Sprintf("host=127.0.0.1 port=%d user=shootout password=%s dbname=%s sslmode=disable", port, pw, db)
 	}
-	admin, err := sql.Open("pgx", dsn("postgres"))
+	admin, err := openSQL("pgx", dsn("postgres"))
 	if err != nil {
 		return err
 	}
@@ -259,7 +258,7 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 		return err
 	}
 	in.conn = ConnInfo{Host: "127.0.0.1", Port: port, User: "shootout", Password: pw, Database: "sbtest"}
-	in.db, err = sql.Open("pgx", dsn("sbtest"))
+	in.db, err = openSQL("pgx", dsn("sbtest"))
 	if err != nil {
 		return err
 	}
