@@ -2,8 +2,9 @@
 // MariaDB (InnoDB), alternating, with the same test, table size, clients and
 // duration, and prints both figures and their ratios: load time, tps/qps and
 // client CPU per query; then shootout's kv reads and redis-benchmark against
-// one private redis-server (redis.go). `make bench` runs it; BENCHMARKS.md
-// records it.
+// one private redis-server (redis.go); all of it under each placement
+// (-placement split,none): as shootout's cells place server and client,
+// and not placed at all. `make bench` runs it; BENCHMARKS.md records it.
 package main
 
 import (
@@ -18,11 +19,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"shootout/internal/metrics"
 	"shootout/internal/result"
@@ -38,6 +42,38 @@ type sample struct {
 	cliWindow  float64 // shootout: its own CPU in the measured window
 	srvWindow  float64 // shootout: the server's CPU in the measured window, when it knows the server's PIDs
 	clientNote string
+}
+
+// split places as shootout's cells do by default (docs/design.md): the
+// server on every core but the first, the client — either tool — on the
+// first, so neither client's threads take the server's cores.
+var split bool
+
+// placeServer pins every thread of the server's processes to cores
+// 1…n-1; processes it forks later (PostgreSQL's backends) inherit it.
+func placeServer(pids []int) error {
+	if !split {
+		return nil
+	}
+	var set unix.CPUSet
+	for c := 1; c < runtime.NumCPU(); c++ {
+		set.Set(c)
+	}
+	for _, pid := range pids {
+		for _, p := range append([]int{pid}, metrics.Descendants(pid)...) {
+			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+			if err != nil {
+				return err
+			}
+			for _, t := range tasks {
+				tid, _ := strconv.Atoi(t.Name())
+				if err := unix.SchedSetaffinity(tid, &set); err != nil {
+					return fmt.Errorf("pin the server's thread %d: %w", tid, err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // serverTimed runs a client as timed does and adds the server's CPU over
@@ -61,6 +97,7 @@ func main() {
 	repeats := flag.Int("repeat", 3, "runs of each tool per test, alternating")
 	loadRepeats := flag.Int("load-repeat", 3, "loads of each tool, alternating")
 	tests := flag.String("tests", "oltp_point_select,oltp_read_write", "tests to compare")
+	placements := flag.String("placement", "split,none", "comma-separated: split (the server on every core but the first, each client on the first, as shootout places its cells) and/or none (anywhere); each runs every comparison")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -78,17 +115,46 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", *via)
 		os.Exit(2)
 	}
-	if *withSysbench {
-		if err := run(ctx, *shootout, *rows, cs, *via, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
+	var places []bool
+	for _, p := range strings.Split(*placements, ",") {
+		switch strings.TrimSpace(p) {
+		case "split":
+			if runtime.NumCPU() < 2 {
+				fmt.Fprintln(os.Stderr, "bench: -placement split needs 2 cores or more; give -placement none")
+				os.Exit(2)
+			}
+			places = append(places, true)
+		case "none":
+			places = append(places, false)
+		default:
+			fmt.Fprintf(os.Stderr, "bench: -placement: %q is not split or none\n", p)
+			os.Exit(2)
 		}
 	}
-	if *redisConns > 0 {
-		if err := runRedis(ctx, *shootout, *redisConns, *repeats); err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
+	for _, place := range places {
+		split = place
+		if split {
+			serverCores := fmt.Sprintf("cores 1-%d", runtime.NumCPU()-1)
+			if runtime.NumCPU() == 2 {
+				serverCores = "core 1"
+			}
+			fmt.Printf("== placement split: the server on %s, each client (either tool) on core 0, as shootout's cells run\n\n", serverCores)
+		} else {
+			fmt.Printf("== placement none: server and clients on any core\n\n")
 		}
+		if *withSysbench {
+			if err := run(ctx, *shootout, *rows, cs, *via, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
+				fmt.Fprintln(os.Stderr, "bench:", err)
+				os.Exit(1)
+			}
+		}
+		if *redisConns > 0 {
+			if err := runRedis(ctx, *shootout, *redisConns, *repeats); err != nil {
+				fmt.Fprintln(os.Stderr, "bench:", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Println()
 	}
 }
 
@@ -109,6 +175,9 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 		return err
 	}
 	defer inst.Stop(context.Background())
+	if err := placeServer(inst.PIDs()); err != nil {
+		return err
+	}
 	db := inst.(target.SQLInstance).DB()
 	pwb := make([]byte, 8)
 	rand.Read(pwb)
@@ -220,6 +289,11 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 
 // timed runs a client to completion and reads its own CPU from rusage.
 func timed(ctx context.Context, name string, args ...string) (sample, string, error) {
+	if split {
+		// taskset sets the affinity and execs: the client's every thread
+		// starts on core 0, and its rusage is still the client's own
+		name, args = "taskset", append([]string{"-c", "0", name}, args...)
+	}
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	start := time.Now()

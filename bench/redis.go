@@ -33,6 +33,9 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 		return err
 	}
 	defer inst.Stop(context.Background())
+	if err := placeServer(inst.PIDs()); err != nil {
+		return err
+	}
 	ep := inst.(target.NativeInstance).Endpoint()
 	version, _ := inst.Version(ctx)
 	const keys = 100000
