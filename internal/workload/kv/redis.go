@@ -93,9 +93,8 @@ func (s *redisStore) connect(ctx context.Context) (storeClient, error) {
 }
 
 type redisConn struct {
-	c    rueidis.Client
-	key  []byte
-	cmds rueidis.Commands
+	c   rueidis.Client
+	key []byte
 	// pipe is the batch path's connection, opened at its first batch
 	pipe *respPipe
 	ep   proto.Endpoint

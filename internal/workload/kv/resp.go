@@ -134,6 +134,11 @@ func (p *respPipe) getMany(ids []int64, found func(at int, id, v1 int64, v2 floa
 			if n == -1 {
 				continue // no such key: the caller counts what was not found
 			}
+			if n+2 > p.rd.Size() {
+				// no value kv writes is near this: the key is not kv's
+				p.broken = fmt.Errorf("redis: kv:%d holds %d bytes, not a kv value", id, n)
+				return p.broken
+			}
 			v, err := p.rd.Peek(n + 2)
 			if err != nil {
 				p.broken = err
