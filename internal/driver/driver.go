@@ -9,14 +9,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"shootout/internal/dialect"
 	"shootout/internal/hist"
@@ -105,7 +101,6 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// server that shares the machine. The setting is the process's, and
 	// one run drives at a time.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentDuringRun))
-	defer atLeastTwoPs()()
 	nops := len(cfg.OpNames)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
@@ -534,27 +529,4 @@ func stddev(xs []float64) (mean, sd float64) {
 		sd += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(sd / float64(len(xs)))
-}
-
-// atLeastTwoPs gives the clients two Ps while they run when shootout has
-// one core (the default placement moves it onto the first core, so Go's
-// runtime takes one P from that). With one P the clients are one event
-// loop: every goroutine a poll wakes runs back to back and its query
-// leaves with the others, and the server meets bursts of them; two Ps on
-// the one core let the kernel interleave the two threads. make bench
-// with the client on core 0 (2026-11-26, BENCHMARKS.md): point select at
-// 100 clients 0.84-0.88 of sysbench's qps with one P, 1.06-1.07 with
-// two, and the server's CPU per query 34.2 → 23.6-26.0 µs; 8 clients and
-// Redis unchanged within the noise. It returns the undo: Go's own choice
-// again, which follows the core count. A GOMAXPROCS the user set is kept.
-func atLeastTwoPs() func() {
-	if os.Getenv("GOMAXPROCS") != "" {
-		return func() {}
-	}
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil || set.Count() >= 2 {
-		return func() {}
-	}
-	runtime.GOMAXPROCS(2)
-	return runtime.SetDefaultGOMAXPROCS
 }

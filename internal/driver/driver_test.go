@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"golang.org/x/sys/unix"
 
 	"shootout/internal/workload"
 )
@@ -308,54 +305,4 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%+v should be invalid", c)
 		}
 	}
-}
-
-// With shootout on one core the clients get two Ps, and the undo gives
-// the runtime its own choice back; on more cores nothing changes.
-func TestClientsGetTwoPsOnOneCore(t *testing.T) {
-	if os.Getenv("GOMAXPROCS") != "" {
-		t.Skip("GOMAXPROCS is set in the environment, which atLeastTwoPs keeps")
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var all, one unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Fatal(err)
-	}
-	defer unix.SchedSetaffinity(0, &all)
-	before := runtime.GOMAXPROCS(0)
-
-	one.Set(firstCPU(all))
-	if err := unix.SchedSetaffinity(0, &one); err != nil {
-		t.Fatal(err)
-	}
-	// as the runtime makes it within a second of the move onto one core
-	runtime.GOMAXPROCS(1)
-	undo := atLeastTwoPs()
-	if n := runtime.GOMAXPROCS(0); n != 2 {
-		t.Errorf("on one core the clients run on %d Ps, want 2", n)
-	}
-	// the runtime's default follows the affinity it finds at the undo
-	unix.SchedSetaffinity(0, &all)
-	undo()
-	if n := runtime.GOMAXPROCS(0); n != before {
-		t.Errorf("after the run GOMAXPROCS is %d, want the runtime's %d", n, before)
-	}
-
-	if all.Count() >= 2 {
-		undo := atLeastTwoPs()
-		if n := runtime.GOMAXPROCS(0); n != before {
-			t.Errorf("on %d cores GOMAXPROCS became %d, want it left at %d", all.Count(), n, before)
-		}
-		undo()
-	}
-}
-
-func firstCPU(s unix.CPUSet) int {
-	for c := 0; c < 1024; c++ {
-		if s.IsSet(c) {
-			return c
-		}
-	}
-	return 0
 }
