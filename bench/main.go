@@ -40,7 +40,6 @@ type sample struct {
 	queries    float64
 	srvCPU     float64 // seconds of the server's CPU during the run
 	cliWindow  float64 // shootout: its own CPU in the measured window
-	srvWindow  float64 // shootout: the server's CPU in the measured window, when it knows the server's PIDs
 	clientNote string
 }
 
@@ -336,9 +335,6 @@ func readShootout(dir string, s *sample) error {
 	s.tps, s.qps, s.wallRun = tp.TPS, tp.QPS, tp.Seconds
 	s.queries = float64(tp.Reads + tp.Writes + tp.Other)
 	s.cliWindow = files[0].Client.CPUSeconds
-	if srv := files[0].Server; srv.Measured {
-		s.srvWindow = srv.CPUSeconds
-	}
 	return nil
 }
 
