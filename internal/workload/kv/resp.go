@@ -23,6 +23,7 @@ type respPipe struct {
 	conn net.Conn
 	rd   *bufio.Reader
 	out  []byte
+	key  []byte
 	// broken: a reply could not be read to its end, so the stream's
 	// place is lost and the connection must not be used again
 	broken error
@@ -102,10 +103,11 @@ func (p *respPipe) getMany(ids []int64, found func(at int, id, v1 int64, v2 floa
 	b := p.out[:0]
 	for _, id := range ids {
 		// *2 $3 GET $len kv:ID
+		p.key = appendKey(p.key[:0], id)
 		b = append(b, "*2\r\n$3\r\nGET\r\n$"...)
-		b = strconv.AppendInt(b, int64(keyLen(id)), 10)
+		b = strconv.AppendInt(b, int64(len(p.key)), 10)
 		b = append(b, "\r\n"...)
-		b = appendKey(b, id)
+		b = append(b, p.key...)
 		b = append(b, "\r\n"...)
 	}
 	p.out = b
@@ -165,21 +167,6 @@ func (p *respPipe) getMany(ids []int64, found func(at int, id, v1 int64, v2 floa
 		}
 	}
 	return replyErr
-}
-
-func keyLen(id int64) int {
-	n := len("kv:")
-	if id < 0 {
-		n++
-		id = -id
-	}
-	for {
-		n++
-		if id < 10 {
-			return n
-		}
-		id /= 10
-	}
 }
 
 func (p *respPipe) close() error {
