@@ -185,3 +185,55 @@ func TestHTMLNamesTheSlowestStatements(t *testing.T) {
 		t.Error("query text must be escaped")
 	}
 }
+
+// A failed kv cell's reason is long (a start-up log line, an ids file's
+// complaint); in the terminal's seed table it must not widen the column it
+// starts in, and it is still given in full under the tables.
+func TestKVSeedTableFailedCellKeepsColumnsNarrow(t *testing.T) {
+	kvCell := func(target string, rows float64, status string) *result.File {
+		f := &result.File{
+			Cell:       result.Cell{Target: target, Workload: "kv", Dataset: "1000", Clients: 4, Conditions: result.Conditions{Neighbour: "0"}, Repeat: 1},
+			Status:     status,
+			Throughput: result.Throughput{Reads: int64(rows * 10), Seconds: 10},
+			Ops:        map[string]result.Op{"read": {Snapshot: hist.Snapshot{Count: 100, P50Ms: 0.1, P99Ms: 0.5}}},
+		}
+		return f
+	}
+	why := "failed: start redis: redis-server exited: " + strings.Repeat("x", 120)
+	files := []*result.File{kvCell("mariadb-innodb", 30000, "ok"), kvCell("redis", 0, why), kvCell("memcached", 120000, "ok")}
+	var b bytes.Buffer
+	Terminal(&b, files, "mariadb-innodb")
+	out := b.String()
+	var table []string
+	in := false
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(l, "the seed's table"):
+			in = true
+		case in && strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "rows/s ="):
+			table = append(table, l)
+			continue
+		}
+		if in && len(table) > 0 {
+			break
+		}
+	}
+	if len(table) != 4 {
+		t.Fatalf("want a header and 3 rows in the seed table, got %d lines:\n%s", len(table), out)
+	}
+	var failedRow string
+	for _, l := range table {
+		if strings.Contains(l, "redis") {
+			failedRow = l
+		}
+	}
+	if !strings.Contains(failedRow, "failed") || strings.Contains(failedRow, "xxxx") {
+		t.Errorf("the failed row should say failed, without its long reason: %q", failedRow)
+	}
+	if len(table[0]) > 200 {
+		t.Errorf("the seed table's header is %d characters wide: the failed reason widened a column\n%s", len(table[0]), strings.Join(table, "\n"))
+	}
+	if !strings.Contains(out, why) {
+		t.Errorf("the failed cell's full reason is missing from the report:\n%s", out)
+	}
+}

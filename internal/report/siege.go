@@ -131,7 +131,13 @@ func writeCells(w io.Writer, head []string, rows [][]tcell) {
 	for _, r := range rows {
 		var cells []string
 		for _, c := range r {
-			cells = append(cells, c.Text)
+			text := c.Text
+			if c.Failed && c.Span > 1 {
+				// the reason is listed in full under the tables (the
+				// failed cells); here it would widen its first column
+				text = "failed"
+			}
+			cells = append(cells, text)
 			for k := 1; k < c.Span; k++ {
 				cells = append(cells, "")
 			}
