@@ -67,7 +67,7 @@ func (s *memcachedStore) claim(ctx context.Context, rows int64) (bool, error) {
 // loaded checks that memcached kept every row: with evictions off a set
 // past its memory fails, and the load's sets wait for no answer.
 func (s *memcachedStore) loaded(ctx context.Context, rows int64) error {
-	stats, err := memcachedStats(ctx, s.ep)
+	stats, err := proto.MemcachedStats(ctx, s.ep, "stats")
 	if err != nil {
 		return err
 	}
@@ -233,30 +233,4 @@ func memcachedKeysUnder(ctx context.Context, ep proto.Endpoint, prefix string) (
 			line = strings.TrimRight(line, "\r\n")
 		}
 	}
-}
-
-// memcachedStats is the answer to "stats".
-func memcachedStats(ctx context.Context, ep proto.Endpoint) (map[string]string, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, ep.Network, ep.Address)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := c.Write([]byte("stats\r\n")); err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	sc := bufio.NewScanner(c)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 1 && f[0] == "END" {
-			return out, nil
-		}
-		if len(f) == 3 && f[0] == "STAT" {
-			out[f[1]] = f[2]
-		}
-	}
-	return nil, fmt.Errorf("memcached stats: %v", sc.Err())
 }
