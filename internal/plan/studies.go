@@ -67,7 +67,7 @@ var Studies = []Study{
 	{
 		Name: "kv",
 		Description: "seed 003: MySQL as a key-value store: 10M rows, 1M random ids read 10 rounds by 100 clients (10M reads), rows/s per server, " +
-			"on InnoDB (baseline), MEMORY, MyISAM, Aria, MyRocks by prepared SELECT and HANDLER, glibc and tcmalloc under InnoDB and MyISAM, " +
+			"on InnoDB (baseline), MEMORY, MyISAM, Aria by prepared SELECT and HANDLER, glibc and tcmalloc under InnoDB and MyISAM, MyRocks (no HANDLER), " +
 			"PostgreSQL, SQLite, Redis, Tarantool (memtx), memcached by their point reads; every cell proves it read from memory (--quick: 1M rows, 100k ids, 2 rounds)",
 		Seed: "003",
 		Plan: Plan{Name: "kv", Targets: kvTargets, Baseline: "mariadb-innodb", Workloads: []string{"kv"}, Datasets: []string{"10000000"},
