@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,6 +29,7 @@ import (
 
 	"shootout/internal/metrics"
 	"shootout/internal/result"
+	"shootout/internal/stats"
 	"shootout/internal/target"
 )
 
@@ -92,8 +92,10 @@ func main() {
 	via := flag.String("via", "unix", "how both clients reach the server: unix (its socket) or tcp (127.0.0.1)")
 	redisConns := flag.Int("redis-clients", 50, "connections of the Redis comparison (0: skip it)")
 	withSysbench := flag.Bool("sysbench", true, "run the MariaDB comparison with sysbench")
-	dur := flag.Duration("duration", 20*time.Second, "length of each run")
-	repeats := flag.Int("repeat", 3, "runs of each tool per test, alternating")
+	dur := flag.Duration("duration", 10*time.Second, "length of each run")
+	// 4 runs a side is the fewest with which a difference can be told from
+	// the noise at p < 0.05 (stats.Compare); 5 leaves room for one outlier
+	repeats := flag.Int("repeat", 5, "runs of each tool per test, alternating")
 	loadRepeats := flag.Int("load-repeat", 3, "loads of each tool, alternating")
 	tests := flag.String("tests", "oltp_point_select,oltp_read_write", "tests to compare")
 	placements := flag.String("placement", "split,none", "comma-separated: split (the server on every core but the first, each client on the first, as shootout places its cells) and/or none (anywhere); each runs every comparison")
@@ -283,6 +285,14 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 				f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
 		}
 	}
+	fmt.Printf("\nshootout against sysbench over the %d runs of each (~: within the noise, as shootout compare says it)\n", repeats)
+	for _, clients := range clientCounts {
+		for _, test := range tests {
+			p := results[key{test, clients}]
+			fmt.Printf("%-24s qps %s; client µs CPU/q %s\n", fmt.Sprintf("%s@%d", test, clients),
+				verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
+		}
+	}
 	return nil
 }
 
@@ -338,14 +348,26 @@ func readShootout(dir string, s *sample) error {
 	return nil
 }
 
-func median(ss []sample, v func(sample) float64) float64 {
+func values(ss []sample, v func(sample) float64) []float64 {
 	xs := make([]float64, len(ss))
 	for i, s := range ss {
 		xs[i] = v(s)
 	}
-	sort.Float64s(xs)
-	if len(xs) == 0 {
+	return xs
+}
+
+func median(ss []sample, v func(sample) float64) float64 {
+	if len(ss) == 0 {
 		return 0
 	}
-	return xs[len(xs)/2]
+	return stats.Median(values(ss, v))
+}
+
+// verdict says whether shootout's figure differs from the yardstick's
+// beyond the run-to-run noise, as shootout compare says it of two runs: the
+// change with its interval and p, or "~". A ratio of medians alone would
+// call any difference real; on this shared machine one tool's runs often
+// spread wider than the gap between the tools.
+func verdict(yardstick, ours []sample, v func(sample) float64) string {
+	return stats.Compare(values(yardstick, v), values(ours, v), 0.05).String()
 }

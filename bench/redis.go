@@ -96,6 +96,12 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 		fmt.Printf("%-24s %16.0f %16.0f %7.2f %20.2f %20.2f\n", fmt.Sprintf("%d conns, -P %d", conns, pipeline),
 			median(p.rb, qps), median(p.so, qps), median(p.so, qps)/median(p.rb, qps), median(p.rb, cpq), median(p.so, cpq))
 	}
+	fmt.Printf("\nshootout against redis-benchmark over the %d runs of each (~: within the noise)\n", repeats)
+	for _, pipeline := range []int{1, 16} {
+		p := results[pipeline]
+		fmt.Printf("%-24s reads/s %s; client µs CPU/r %s\n", fmt.Sprintf("%d conns, -P %d", conns, pipeline),
+			verdict(p.rb, p.so, func(s sample) float64 { return s.qps }), verdict(p.rb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
+	}
 	return nil
 }
 
