@@ -189,8 +189,21 @@ type InMemory struct {
 	ReadBytes int64 `json:"read_bytes"`
 	// CgroupReadIOs are the read IOs its cgroup's disk controller
 	// counted; -1 when the cell had none (no disk cap).
-	CgroupReadIOs int64  `json:"cgroup_read_ios"`
-	Note          string `json:"note,omitempty"`
+	CgroupReadIOs int64 `json:"cgroup_read_ios"`
+	// FilesBytes are the sizes of the server's files; CachedAtStartBytes
+	// and CachedAtEndBytes how much of them the page cache held when the
+	// window started and ended (mincore); AvailableBytes the least
+	// MemAvailable of the two moments. All 0 when shootout cannot see
+	// the server's files.
+	FilesBytes         int64 `json:"files_bytes,omitempty"`
+	CachedAtStartBytes int64 `json:"cached_at_start_bytes,omitempty"`
+	CachedAtEndBytes   int64 `json:"cached_at_end_bytes,omitempty"`
+	AvailableBytes     int64 `json:"available_bytes,omitempty"`
+	// ControlDroppedBytes is what the page cache let go, over the window,
+	// of a file shootout cached at its start and did not touch: 0 on a
+	// machine that keeps what it caches; -1 when not measured.
+	ControlDroppedBytes int64  `json:"control_dropped_bytes"`
+	Note                string `json:"note,omitempty"`
 }
 
 // EngineWrites is, per operation of the driven run, what the server's own

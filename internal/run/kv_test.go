@@ -52,8 +52,25 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 				if f.Throughput.Seconds > 50 {
 					t.Errorf("the run lasted %.0f s: it did not end when the clients had read their slices", f.Throughput.Seconds)
 				}
-				if im := f.Server.InMemory; im == nil || !im.OK {
+				im := f.Server.InMemory
+				if im == nil || !im.OK {
 					t.Errorf("no proof the reads came from memory: %+v", im)
+				}
+				// every server shootout started says how much of its files the
+				// page cache held (those that read through it some) and
+				// whether the machine kept a cached file nobody touched
+				if im != nil {
+					if im.ControlDroppedBytes < 0 || im.AvailableBytes <= 0 {
+						t.Errorf("the window did not watch the page cache: %+v", im)
+					}
+					if strings.HasPrefix(name, "mariadb-") || name == "postgres" || name == "sqlite" {
+						if im.FilesBytes == 0 {
+							t.Errorf("the window did not measure the page cache's share of the server's files: %+v", im)
+						}
+						if (name == "mariadb-myisam" || name == "sqlite") && im.CachedAtStartBytes == 0 {
+							t.Errorf("none of the %d bytes of a page-cache engine's files cached after the warm-up", im.FilesBytes)
+						}
+					}
 				}
 				if v.allocator != "" {
 					mapped := f.Target.Applied["malloc_lib_mapped"]

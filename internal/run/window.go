@@ -100,6 +100,11 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		readsBefore = c.group.IOReads()
 		win = c.group.StartWindow()
 	}
+	var cache *cacheWindow // before the disk window: it writes a file
+	if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
+		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir)
+		defer cache.close()
+	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
 	var appSampler *metrics.Sampler
@@ -131,6 +136,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	wbNote, wbErr := c.inst.WriteBack(ctx)
 	wbSecs := time.Since(wbStart).Seconds()
 	usage := sampler.Stop()
+	cache.stop()
 	if appSampler != nil && dres != nil {
 		c.fillApp(appSampler.Stop(), usage, dres.Events, dres.Counters, questionsBefore, questions(ctx, db, d))
 	}
@@ -148,7 +154,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		}
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
 		if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
-			f.Server.InMemory = c.inMemory(usage.Measured, usage.ServerReadBytes, readsBefore)
+			f.Server.InMemory = c.inMemory(usage.Measured, usage.ServerReadBytes, readsBefore, cache)
 			if im := f.Server.InMemory; !im.OK {
 				logf(c.Log, "%s", im.Note)
 			}
@@ -380,11 +386,12 @@ const (
 // inMemory is the proof that the window's reads came from memory: what
 // the server's processes made the kernel read from storage, and the read
 // IOs of its cgroup's disk controller where it has one.
-func (c *cellRun) inMemory(measured bool, readBytes, readsBefore int64) *result.InMemory {
+func (c *cellRun) inMemory(measured bool, readBytes, readsBefore int64, cache *cacheWindow) *result.InMemory {
 	im := &result.InMemory{ReadBytes: readBytes, CgroupReadIOs: -1}
 	if c.group != nil && readsBefore >= 0 {
 		im.CgroupReadIOs = max(c.group.IOReads()-readsBefore, 0)
 	}
+	cache.fill(im)
 	switch {
 	case !measured:
 		im.Note = "not proven in memory: the server's processes were not measured (a server shootout did not start)"
@@ -393,6 +400,7 @@ func (c *cellRun) inMemory(measured bool, readBytes, readsBefore int64) *result.
 		if im.CgroupReadIOs >= 0 {
 			im.Note += fmt.Sprintf(" (%d read IOs by its cgroup)", im.CgroupReadIOs)
 		}
+		im.Note += cache.why(c.cell.Conditions.MemoryBytes > 0)
 	default:
 		im.OK = true
 	}
