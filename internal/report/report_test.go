@@ -189,7 +189,7 @@ func TestHTMLNamesTheSlowestStatements(t *testing.T) {
 // A failed kv cell's reason is long (a start-up log line, an ids file's
 // complaint); in the terminal's seed table it must not widen the column it
 // starts in, and it is still given in full under the tables.
-func TestKVSeedTableFailedCellKeepsColumnsNarrow(t *testing.T) {
+func TestKVSeedTableKeepsColumnsNarrow(t *testing.T) {
 	kvCell := func(target string, rows float64, status string) *result.File {
 		f := &result.File{
 			Cell:       result.Cell{Target: target, Workload: "kv", Dataset: "1000", Clients: 4, Conditions: result.Conditions{Neighbour: "0"}, Repeat: 1},
@@ -201,6 +201,9 @@ func TestKVSeedTableFailedCellKeepsColumnsNarrow(t *testing.T) {
 	}
 	why := "failed: start redis: redis-server exited: " + strings.Repeat("x", 120)
 	files := []*result.File{kvCell("mariadb-innodb", 30000, "ok"), kvCell("redis", 0, why), kvCell("memcached", 120000, "ok")}
+	files[0].Server.InMemory = &result.InMemory{OK: true}
+	notInMemory := "not in memory: the server read 10.8 MiB from storage in the window; its files (451 MiB) were 73% in the page cache when the window started, 74% when it ended"
+	files[2].Server.InMemory = &result.InMemory{ReadBytes: 11280384, CgroupReadIOs: -1, Note: notInMemory}
 	var b bytes.Buffer
 	Terminal(&b, files, "mariadb-innodb")
 	out := b.String()
@@ -221,17 +224,26 @@ func TestKVSeedTableFailedCellKeepsColumnsNarrow(t *testing.T) {
 	if len(table) != 4 {
 		t.Fatalf("want a header and 3 rows in the seed table, got %d lines:\n%s", len(table), out)
 	}
-	var failedRow string
+	var failedRow, readRow string
 	for _, l := range table {
 		if strings.Contains(l, "redis") {
 			failedRow = l
 		}
+		if strings.Contains(l, "memcached") {
+			readRow = l
+		}
+	}
+	if !strings.Contains(readRow, "NO: 10.8 MiB read") || strings.Contains(readRow, "page cache") {
+		t.Errorf("the row that read from storage should say how much, and no more: %q", readRow)
+	}
+	if !strings.Contains(out, notInMemory) {
+		t.Errorf("the note on what the page cache held is missing from the report:\n%s", out)
 	}
 	if !strings.Contains(failedRow, "failed") || strings.Contains(failedRow, "xxxx") {
 		t.Errorf("the failed row should say failed, without its long reason: %q", failedRow)
 	}
 	if len(table[0]) > 200 {
-		t.Errorf("the seed table's header is %d characters wide: the failed reason widened a column\n%s", len(table[0]), strings.Join(table, "\n"))
+		t.Errorf("the seed table's header is %d characters wide: a failed or not-in-memory reason widened a column\n%s", len(table[0]), strings.Join(table, "\n"))
 	}
 	if !strings.Contains(out, why) {
 		t.Errorf("the failed cell's full reason is missing from the report:\n%s", out)
