@@ -202,6 +202,11 @@ type InMemory struct {
 	// ControlDroppedBytes is what the page cache let go, over the window,
 	// of a file shootout cached at its start and did not touch: 0 on a
 	// machine that keeps what it caches; -1 when not measured.
+	// PinnedBytes are the server's files that shootout locked in the
+	// page cache (mlock) for the window: those the cache held at least
+	// half of when it started. 0 under a --memory cap, or when locking
+	// them would have left too little memory (then limits.notes says so).
+	PinnedBytes         int64  `json:"pinned_bytes"`
 	ControlDroppedBytes int64  `json:"control_dropped_bytes"`
 	Note                string `json:"note,omitempty"`
 }

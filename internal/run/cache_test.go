@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"shootout/internal/metrics"
 	"shootout/internal/result"
 )
 
@@ -29,7 +30,7 @@ func TestCacheWindowSaysWhatThePageCacheLetGo(t *testing.T) {
 	if _, err := f.ReadAt(make([]byte, size), 0); err != nil {
 		t.Fatal(err)
 	}
-	w := startCacheWindow(dir, t.TempDir())
+	w := startCacheWindow(dir, t.TempDir(), false)
 	defer w.close()
 	if w.controlErr != nil || w.controlStart != controlFileBytes {
 		t.Fatalf("control file: %v, %d bytes cached", w.controlErr, w.controlStart)
@@ -80,11 +81,60 @@ func TestCacheWindowSaysWhatThePageCacheLetGo(t *testing.T) {
 	}
 
 	// nothing to say about a server whose files shootout cannot see
-	none := startCacheWindow("", t.TempDir())
+	none := startCacheWindow("", t.TempDir(), true)
 	none.stop()
 	none.fill(&im)
 	none.close()
 	if none.why(false) != "" {
 		t.Error("an external server's window said something")
+	}
+}
+
+// With pin, the files the page cache holds stay there for the window
+// whatever the kernel is asked, and are let go at its end.
+func TestCacheWindowLocksTheServersCachedFiles(t *testing.T) {
+	dir := t.TempDir()
+	const size = 4 << 20
+	cachedFile := filepath.Join(dir, "table.MYD")
+	// a file the server reads with O_DIRECT is not cached: left alone
+	uncachedFile := filepath.Join(dir, "table.ibd")
+	for _, p := range []string{cachedFile, uncachedFile} {
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropCache := func(path string) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropCache(uncachedFile)
+	w := startCacheWindow(dir, t.TempDir(), true)
+	defer w.close()
+	if w.pinErr != nil || w.pinnedBytes != size || len(w.pinned) != 1 {
+		t.Fatalf("pinned %d bytes in %d files (%v), want the cached file's %d", w.pinnedBytes, len(w.pinned), w.pinErr, size)
+	}
+	dropCache(cachedFile)
+	w.stop()
+	var im result.InMemory
+	w.fill(&im)
+	if im.CachedAtEndBytes != size || im.PinnedBytes != size {
+		t.Errorf("%d bytes cached at the end, %d pinned: the locked file should have stayed", im.CachedAtEndBytes, im.PinnedBytes)
+	}
+	if n := w.limitsNote(); !strings.HasPrefix(n, "the server's files the page cache held (4 MiB) were locked there for the window (mlock); a 32 MiB control file") {
+		t.Errorf("limits note %q", n)
+	}
+	w.close()
+	dropCache(cachedFile)
+	if r, err := metrics.PageCache(dir); err != nil || r.CachedBytes != 0 {
+		t.Errorf("after the window %d bytes still cached (%v): the lock was not let go", r.CachedBytes, err)
 	}
 }

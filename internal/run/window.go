@@ -102,8 +102,14 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	var cache *cacheWindow // before the disk window: it writes a file
 	if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
-		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir)
+		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir, c.cell.Conditions.MemoryBytes == 0)
 		defer cache.close()
+		if cache != nil {
+			defer func() { f.Limits.Notes = append(f.Limits.Notes, cache.limitsNote()) }()
+			if cache.pinnedBytes > 0 {
+				logf(c.Log, "locked %.0f MiB of the server's cached files in the page cache for the window", float64(cache.pinnedBytes)/(1<<20))
+			}
+		}
 	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
