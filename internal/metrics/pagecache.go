@@ -24,10 +24,28 @@ func (r Residency) Uncached() int64 { return r.Bytes - r.CachedBytes }
 
 // PageCache measures the residency of every regular file under dir. It
 // asks the kernel with mincore(2) on a mapping it never touches, so it
-// reads nothing and brings nothing into the cache. Files that vanish
-// while it walks (a server's temporary files) are skipped.
+// reads nothing and brings nothing into the cache.
 func PageCache(dir string) (Residency, error) {
 	var r Residency
+	files, err := CachedFiles(dir)
+	for _, f := range files {
+		r.Files++
+		r.Bytes += f.Bytes
+		r.CachedBytes += f.CachedBytes
+	}
+	return r, err
+}
+
+// FileResidency is one file's share of the page cache.
+type FileResidency struct {
+	Path               string
+	Bytes, CachedBytes int64
+}
+
+// CachedFiles is PageCache file by file. Files that vanish while it walks
+// (a server's temporary files) are skipped.
+func CachedFiles(dir string) ([]FileResidency, error) {
+	var files []FileResidency
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -45,12 +63,10 @@ func PageCache(dir string) (Residency, error) {
 		if err != nil {
 			return err
 		}
-		r.Files++
-		r.Bytes += size
-		r.CachedBytes += cached
+		files = append(files, FileResidency{Path: path, Bytes: size, CachedBytes: cached})
 		return nil
 	})
-	return r, err
+	return files, err
 }
 
 func fileResidency(path string) (cached, size int64, err error) {

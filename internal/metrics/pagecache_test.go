@@ -1,11 +1,12 @@
-package metrics
+package metrics_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"shootout/internal/metrics"
+	"shootout/internal/testenv"
 )
 
 func TestPageCacheCountsWhatTheKernelHolds(t *testing.T) {
@@ -23,19 +24,8 @@ func TestPageCacheCountsWhatTheKernelHolds(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	// written back and dropped: the kernel holds none of it
-	if err := f.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Fatal(err)
-	}
-	r, err := PageCache(dir)
+	testenv.DropFromPageCache(t, path)
+	r, err := metrics.PageCache(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +36,26 @@ func TestPageCacheCountsWhatTheKernelHolds(t *testing.T) {
 		t.Fatalf("%d bytes cached after FADV_DONTNEED, want 0", r.CachedBytes)
 	}
 	// measuring must not have brought anything in
-	if again, _ := PageCache(dir); again.CachedBytes != 0 {
+	if again, _ := metrics.PageCache(dir); again.CachedBytes != 0 {
 		t.Fatalf("measuring cached %d bytes", again.CachedBytes)
 	}
-	if _, err := f.ReadAt(make([]byte, size), 0); err != nil {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) != size {
 		t.Fatal(err)
 	}
-	if r, err = PageCache(dir); err != nil {
+	if r, err = metrics.PageCache(dir); err != nil {
 		t.Fatal(err)
 	}
 	if r.CachedBytes != size || r.Uncached() != 0 {
 		t.Fatalf("%d of %d bytes cached after reading it all", r.CachedBytes, size)
+	}
+	files, err := metrics.CachedFiles(dir)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%d files (%v), want 2", len(files), err)
+	}
+	for _, f := range files {
+		if f.Path == path && (f.Bytes != size || f.CachedBytes != size) {
+			t.Errorf("%s: %d of %d bytes cached, want all %d", f.Path, f.CachedBytes, f.Bytes, size)
+		}
 	}
 }

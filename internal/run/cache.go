@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
@@ -75,37 +74,16 @@ func startCacheWindow(dataDir, workDir string, pin bool) *cacheWindow {
 // at least half of, faulting in the rest of it (before the window), if
 // that leaves memory to spare.
 func pinCachedFiles(dir string, available int64) (maps [][]byte, bytes int64, err error) {
-	var files []string
-	err = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if !e.Type().IsRegular() {
-			return nil
-		}
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		cached, size, err := metrics.FileCached(f)
-		if err != nil {
-			return err
-		}
-		if size > 0 && cached*2 >= size {
-			files = append(files, path)
-			bytes += size
-		}
-		return nil
-	})
+	all, err := metrics.CachedFiles(dir)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pin the server's files: %w", err)
+	}
+	var files []string
+	for _, f := range all {
+		if f.Bytes > 0 && f.CachedBytes*2 >= f.Bytes {
+			files = append(files, f.Path)
+			bytes += f.Bytes
+		}
 	}
 	if available-bytes < roomToSpare {
 		return nil, 0, fmt.Errorf("pin the server's files: %.0f MiB of them with %.0f MiB of memory available would leave too little", float64(bytes)/(1<<20), float64(available)/(1<<20))

@@ -10,6 +10,7 @@ import (
 
 	"shootout/internal/metrics"
 	"shootout/internal/result"
+	"shootout/internal/testenv"
 )
 
 // A window over which the page cache let go of a server's files says how
@@ -35,12 +36,7 @@ func TestCacheWindowSaysWhatThePageCacheLetGo(t *testing.T) {
 	if w.controlErr != nil || w.controlStart != controlFileBytes {
 		t.Fatalf("control file: %v, %d bytes cached", w.controlErr, w.controlStart)
 	}
-	if err := f.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-		t.Fatal(err)
-	}
+	testenv.DropFromPageCache(t, path)
 	w.stop()
 	var im result.InMemory
 	w.fill(&im)
@@ -103,26 +99,13 @@ func TestCacheWindowLocksTheServersCachedFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dropCache := func(path string) {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := f.Sync(); err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dropCache(uncachedFile)
+	testenv.DropFromPageCache(t, uncachedFile)
 	w := startCacheWindow(dir, t.TempDir(), true)
 	defer w.close()
 	if w.pinErr != nil || w.pinnedBytes != size || len(w.pinned) != 1 {
 		t.Fatalf("pinned %d bytes in %d files (%v), want the cached file's %d", w.pinnedBytes, len(w.pinned), w.pinErr, size)
 	}
-	dropCache(cachedFile)
+	testenv.DropFromPageCache(t, cachedFile)
 	w.stop()
 	var im result.InMemory
 	w.fill(&im)
@@ -133,7 +116,7 @@ func TestCacheWindowLocksTheServersCachedFiles(t *testing.T) {
 		t.Errorf("limits note %q", n)
 	}
 	w.close()
-	dropCache(cachedFile)
+	testenv.DropFromPageCache(t, cachedFile)
 	if r, err := metrics.PageCache(dir); err != nil || r.CachedBytes != 0 {
 		t.Errorf("after the window %d bytes still cached (%v): the lock was not let go", r.CachedBytes, err)
 	}
