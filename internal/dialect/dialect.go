@@ -98,6 +98,11 @@ func (d Dialect) Begin(writes bool) string {
 	return "BEGIN"
 }
 
+// CachePerConnection is true where each connection keeps its own page
+// cache (SQLite's cache_size is per connection; the servers share theirs):
+// there a warm-up through one connection leaves every other cold.
+func (d Dialect) CachePerConnection() bool { return d.Flavor == SQLite }
+
 // ErrorClass sorts a database error into the classes the driver counts and
 // retries by.
 type ErrorClass string

@@ -55,6 +55,52 @@ func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, err
 	return wk, nil
 }
 
+// preConnected are clients connected before the window, handed to the
+// driver as it asks for them; a reconnect gets a new connection.
+type preConnected struct {
+	mu      sync.Mutex
+	workers []workload.Worker
+	connect driver.Connect
+}
+
+func connectAll(ctx context.Context, connect driver.Connect, clients int) (*preConnected, error) {
+	p := &preConnected{connect: connect}
+	for i := 0; i < clients; i++ {
+		w, err := connect(ctx, i)
+		if err != nil {
+			p.closeUnused()
+			return nil, fmt.Errorf("client %d: %w", i+1, err)
+		}
+		p.workers = append(p.workers, w)
+	}
+	return p, nil
+}
+
+func (p *preConnected) handOut(ctx context.Context, client int) (workload.Worker, error) {
+	p.mu.Lock()
+	var w workload.Worker
+	if client < len(p.workers) {
+		w, p.workers[client] = p.workers[client], nil
+	}
+	p.mu.Unlock()
+	if w != nil {
+		return w, nil
+	}
+	return p.connect(ctx, client)
+}
+
+// closeUnused closes the clients the driver never took (it failed first).
+func (p *preConnected) closeUnused() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, w := range p.workers {
+		if w != nil {
+			w.Close()
+			p.workers[i] = nil
+		}
+	}
+}
+
 // measure is the measured window: the neighbour starts, the counters are
 // read, the clients run, the counters are read again, the neighbour stops.
 // The figures are filled in even when the run or the neighbour failed, and
@@ -86,6 +132,33 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		}
 	}
 	cfg := c.driverConfig()
+	connect := driver.Connect(c.connect)
+	mr, readsFromMemory := c.w.(workload.MemoryReader)
+	readsFromMemory = readsFromMemory && mr.ReadsFromMemory()
+	if readsFromMemory {
+		// every client connects (and warms its connection, where the
+		// cache is the connection's) before the window and its
+		// neighbour: the reads are what it measures
+		pre, err := connectAll(ctx, c.connect, cfg.Clients)
+		if err != nil {
+			return nil, err
+		}
+		defer pre.closeUnused()
+		connect = pre.handOut
+	}
+	// before the neighbour and the disk window: it writes a file, and
+	// locking may read some of the server's
+	var cache *cacheWindow
+	if readsFromMemory {
+		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir, c.cell.Conditions.MemoryBytes == 0)
+		defer cache.close()
+		if cache != nil {
+			defer func() { f.Limits.Notes = append(f.Limits.Notes, cache.limitsNote()) }()
+			if cache.pinnedBytes > 0 {
+				logf(c.Log, "locked %.0f MiB of the server's cached files in the page cache for the window", float64(cache.pinnedBytes)/(1<<20))
+			}
+		}
+	}
 	logf(c.Log, "running %s: %d clients, %s", c.cell.Workload, c.cell.Clients, describeStop(cfg))
 	nb, err := c.startNeighbour(ctx, cfg.Duration)
 	if err != nil {
@@ -100,17 +173,6 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		readsBefore = c.group.IOReads()
 		win = c.group.StartWindow()
 	}
-	var cache *cacheWindow // before the disk window: it writes a file
-	if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
-		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir, c.cell.Conditions.MemoryBytes == 0)
-		defer cache.close()
-		if cache != nil {
-			defer func() { f.Limits.Notes = append(f.Limits.Notes, cache.limitsNote()) }()
-			if cache.pinnedBytes > 0 {
-				logf(c.Log, "locked %.0f MiB of the server's cached files in the page cache for the window", float64(cache.pinnedBytes)/(1<<20))
-			}
-		}
-	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
 	var appSampler *metrics.Sampler
@@ -124,7 +186,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		go c.duringRun(ctx, db)
 	}
 	// the cell's context ends the moment the server dies (watchServer)
-	dres, runErr := driver.Run(ctx, cfg, c.connect)
+	dres, runErr := driver.Run(ctx, cfg, connect)
 	if c.app != nil {
 		if errs := c.app.LogErrors(); len(errs) > 0 {
 			if runErr != nil {
@@ -159,7 +221,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 			c.engineWrites(ctx, d, writesBefore, dres.Events)
 		}
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
-		if mr, ok := c.w.(workload.MemoryReader); ok && mr.ReadsFromMemory() {
+		if readsFromMemory {
 			f.Server.InMemory = c.inMemory(usage.Measured, usage.ServerReadBytes, readsBefore, cache)
 			if im := f.Server.InMemory; !im.OK {
 				logf(c.Log, "%s", im.Note)

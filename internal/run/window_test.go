@@ -1,11 +1,15 @@
 package run
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"shootout/internal/plan"
+	"shootout/internal/workload"
 )
 
 // blkioWritten sums the Write lines of blkio.throttle.io_service_bytes.
@@ -53,5 +57,55 @@ func TestWindowCountsTheWindowAndWritesBack(t *testing.T) {
 		if f.Server.EngineWrites == nil || f.Server.EngineWrites.DataBytesPerOp <= 0 {
 			t.Errorf("%s: the engine's data-page writes of the window are missing: %+v", tg, f.Server.EngineWrites)
 		}
+	}
+}
+
+type countedWorker struct {
+	client int
+	closed *[]int
+}
+
+func (w countedWorker) Do(context.Context) (workload.Outcome, error) { return workload.Outcome{}, nil }
+func (w countedWorker) Abort(context.Context)                        {}
+func (w countedWorker) Counters() map[string]int64                   { return nil }
+func (w countedWorker) Close() error                                 { *w.closed = append(*w.closed, w.client); return nil }
+
+// Clients connected before the window go to the driver once each; a
+// reconnect gets a new connection, and what the driver never took is
+// closed.
+func TestPreConnectedClientsAreHandedOutOnce(t *testing.T) {
+	ctx := context.Background()
+	var connects []int
+	var closed []int
+	connect := func(_ context.Context, client int) (workload.Worker, error) {
+		connects = append(connects, client)
+		return countedWorker{client, &closed}, nil
+	}
+	p, err := connectAll(ctx, connect, 3)
+	if err != nil || len(connects) != 3 {
+		t.Fatalf("%v, %d connects", err, len(connects))
+	}
+	for _, client := range []int{0, 2, 0} {
+		if _, err := p.handOut(ctx, client); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []int{0, 1, 2, 0}; fmt.Sprint(connects) != fmt.Sprint(want) {
+		t.Errorf("connects %v, want %v: client 0's second is a reconnect", connects, want)
+	}
+	p.closeUnused()
+	if fmt.Sprint(closed) != "[1]" {
+		t.Errorf("closed %v, want client 1's only, which the driver never took", closed)
+	}
+	// a client that cannot connect closes those before it
+	closed = nil
+	_, err = connectAll(ctx, func(c context.Context, client int) (workload.Worker, error) {
+		if client == 2 {
+			return nil, errors.New("refused")
+		}
+		return connect(c, client)
+	}, 3)
+	if err == nil || err.Error() != "client 3: refused" || fmt.Sprint(closed) != "[0 1]" {
+		t.Errorf("%v; closed %v", err, closed)
 	}
 }

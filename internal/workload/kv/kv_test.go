@@ -2,10 +2,13 @@ package kv
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	_ "github.com/mattn/go-sqlite3"
 
 	"shootout/internal/dialect"
 	"shootout/internal/workload"
@@ -83,5 +86,54 @@ func TestValueText(t *testing.T) {
 		if _, _, err := parseValue([]byte(bad)); err == nil {
 			t.Errorf("%q was read as a value", bad)
 		}
+	}
+}
+
+// Where each connection has a cache of its own (SQLite), a client's
+// connection reads its slice before it is handed over; on a server,
+// whose cache the warm-up already filled, it does not.
+func TestSQLiteClientsWarmTheirOwnConnection(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "kv.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	lite := dialect.Dialect{Flavor: dialect.SQLite}
+	w := newKV(t, map[string]string{"id_count": "400"})
+	ds, err := w.Dataset("2000", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range w.Schema(lite, ds) {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Load(ctx, db, lite, ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.SetClients(4)
+	slice, _ := w.sliceOf(ds, 1)
+	distinct := map[int64]bool{}
+	for _, id := range slice {
+		distinct[id] = true
+	}
+	for _, c := range []struct {
+		d    dialect.Dialect
+		want int64
+	}{{lite, int64(len(distinct))}, {dialect.Dialect{Flavor: dialect.MySQL}, 0}} {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk, err := w.NewWorker(ctx, conn, c.d, ds, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := wk.(*worker).warmed; got != c.want {
+			t.Errorf("%s: the client's connection warmed %d rows, want %d", c.d.Flavor, got, c.want)
+		}
+		wk.Close()
 	}
 }
