@@ -39,6 +39,7 @@ type cacheWindow struct {
 	controlErr               error
 	// pinned are the server's files locked in the page cache for the
 	// window; pinErr why they could not be
+	pin         bool
 	pinned      [][]byte
 	pinnedBytes int64
 	pinErr      error
@@ -61,7 +62,7 @@ func startCacheWindow(dataDir, workDir string, pin bool) *cacheWindow {
 	if dataDir == "" {
 		return nil
 	}
-	w := &cacheWindow{dir: dataDir, minAvailable: metrics.MemAvailable()}
+	w := &cacheWindow{dir: dataDir, minAvailable: metrics.MemAvailable(), pin: pin}
 	w.control, w.controlStart, w.controlErr = cachedControlFile(workDir)
 	w.start, w.err = metrics.PageCache(dataDir)
 	if pin && w.err == nil {
@@ -201,8 +202,10 @@ func (w *cacheWindow) limitsNote() string {
 		s = "the server's files were not locked in the page cache: " + w.pinErr.Error()
 	case w.pinnedBytes > 0:
 		s = fmt.Sprintf("the server's files the page cache held (%.0f MiB) were locked there for the window (mlock)", float64(w.pinnedBytes)/(1<<20))
+	case !w.pin:
+		s = "the server's files were not locked in the page cache: under a --memory cap what it keeps is the condition measured"
 	default:
-		s = "none of the server's files were locked in the page cache"
+		s = "none of the server's files were locked in the page cache: it held none of them"
 	}
 	if w.controlErr == nil && w.controlStart > 0 {
 		s += fmt.Sprintf("; a %.0f MiB control file cached at the start and left alone lost %.1f MiB meanwhile", float64(w.controlStart)/(1<<20), float64(max(w.controlStart-w.controlEnd, 0))/(1<<20))

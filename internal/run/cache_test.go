@@ -53,6 +53,9 @@ func TestCacheWindowSaysWhatThePageCacheLetGo(t *testing.T) {
 	if why := w.why(true); !strings.Contains(why, "under a --memory cap") {
 		t.Errorf("under a memory cap: %q", why)
 	}
+	if n := w.limitsNote(); !strings.HasPrefix(n, "the server's files were not locked in the page cache: under a --memory cap") {
+		t.Errorf("limits note without locking: %q", n)
+	}
 
 	// the kernel drops the untouched control file: that is what is said
 	if err := unix.Fadvise(int(w.control.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
