@@ -199,14 +199,14 @@ type InMemory struct {
 	CachedAtStartBytes int64 `json:"cached_at_start_bytes,omitempty"`
 	CachedAtEndBytes   int64 `json:"cached_at_end_bytes,omitempty"`
 	AvailableBytes     int64 `json:"available_bytes,omitempty"`
-	// ControlDroppedBytes is what the page cache let go, over the window,
-	// of a file shootout cached at its start and did not touch: 0 on a
-	// machine that keeps what it caches; -1 when not measured.
 	// PinnedBytes are the server's files that shootout locked in the
 	// page cache (mlock) for the window: those the cache held at least
 	// half of when it started. 0 under a --memory cap, or when locking
 	// them would have left too little memory (then limits.notes says so).
-	PinnedBytes         int64  `json:"pinned_bytes"`
+	PinnedBytes int64 `json:"pinned_bytes"`
+	// ControlDroppedBytes is what the page cache let go, over the window,
+	// of a file shootout cached at its start and did not touch: 0 on a
+	// machine that keeps what it caches; -1 when not measured.
 	ControlDroppedBytes int64  `json:"control_dropped_bytes"`
 	Note                string `json:"note,omitempty"`
 }

@@ -143,8 +143,9 @@ func (w *Workload) Description() string {
 func (w *Workload) Ops() []string          { return []string{"read"} }
 func (w *Workload) DefaultDataset() string { return "10000000" }
 
-// Version names the reads' definition.
-func (w *Workload) Version() string { return "1" }
+// Version names the reads' definition. 2: the warm-up reads the rows,
+// not only the key's index, and on SQLite every client's connection.
+func (w *Workload) Version() string { return "2" }
 
 func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	n, err := parseRows(spec)
