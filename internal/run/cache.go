@@ -54,7 +54,7 @@ type cacheWindow struct {
 // reads through the cache: MyISAM's rows, Aria, SQLite, PostgreSQL; not
 // InnoDB's or MyRocks', read with O_DIRECT) are locked there until close,
 // as vmtouch -l does: a machine that drops cached files on its own (this
-// project's VM lets go of 2-3% a minute with 22 GiB free) would otherwise
+// project's VM lets go of 2-5% a minute with 22 GiB free) would otherwise
 // make those engines read from storage in a window meant to be in memory,
 // while one that keeps them is not changed by it. Not under a --memory
 // cap, where what the page cache keeps is the condition being measured.
