@@ -39,7 +39,22 @@ type Config struct {
 	MaxRetries int           // retries of one operation for retryable errors
 	OpNames    []string
 	Out        io.Writer // interval lines; nil for none
+	// StallLimit is how long one operation may go unanswered before the
+	// server is taken to have stopped answering and the run is given up
+	// (0: DefaultStallLimit). The limit grows to four times the slowest
+	// operation that did finish, so a workload of long operations is not
+	// cut short.
+	StallLimit time.Duration
 }
+
+// DefaultStallLimit is longer than InnoDB's lock wait timeout (50 s), after
+// which a waiting statement fails and is retried rather than stalling.
+const DefaultStallLimit = 2 * time.Minute
+
+// ErrStalled is the run's error when an operation went unanswered past the
+// stall limit: the server stopped answering, and the run returned without
+// waiting for it.
+var ErrStalled = errors.New("the server stopped answering")
 
 // Connect opens a new connection and prepares a worker on it.
 type Connect func(ctx context.Context, client int) (workload.Worker, error)
@@ -72,9 +87,13 @@ type counts struct {
 }
 
 type client struct {
-	mu    sync.Mutex
-	slice []*hist.Histogram // per op, latencies since the last tick
-	c     counts
+	mu      sync.Mutex
+	slice   []*hist.Histogram // per op, latencies since the last tick
+	c       counts
+	slowest time.Duration // the longest operation that finished; under mu
+	// opSince is when the client's current operation began (UnixNano), 0
+	// between operations: the stall watch reads it without the lock
+	opSince atomic.Int64
 }
 
 // slice is one tick's worth of merged measurements.
@@ -125,6 +144,10 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	var fatal error
 	fail := func(err error) {
 		fatalOnce.Do(func() { fatal = err; stop() })
+	}
+	stallLimit := cfg.StallLimit
+	if stallLimit <= 0 {
+		stallLimit = DefaultStallLimit
 	}
 
 	start := time.Now()
@@ -194,6 +217,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 				}
 				var ok bool
 				w, ok = runOne(runCtx, opCtx, cfg, id, cl, w, intended, connect, keepCounters, fail)
+				cl.opSince.Store(0)
 				if !ok {
 					return
 				}
@@ -205,6 +229,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	sliceLen := sliceLength(cfg)
 	var slices []slice
 	prev := make([]counts, cfg.Clients)
+	var slowest time.Duration
 	collect := func(now time.Time) {
 		s := slice{at: now.Sub(start), hists: newHists(nops), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
 		for i, cl := range clients {
@@ -212,6 +237,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 			cur := cl.c
 			cur.byClass = copyClasses(cl.c.byClass)
 			cur.byOp = copyOps(cl.c.byOp)
+			slowest = max(slowest, cl.slowest)
 			for op, h := range cl.slice {
 				s.hists[op].Merge(h)
 				h.Reset()
@@ -245,6 +271,13 @@ loop:
 				lastReport = len(slices)
 				nextInterval += cfg.Interval
 			}
+			if err := stalled(clients, now, max(stallLimit, 4*slowest), slowest); err != nil {
+				// the clients still waiting are left to the server's
+				// stop, which ends their operations; what was measured
+				// before the stall is kept
+				fail(err)
+				break loop
+			}
 		case <-done:
 			break loop
 		}
@@ -254,16 +287,20 @@ loop:
 	res.Elapsed = end.Sub(start)
 	res.fill(slices, cfg.Trim)
 	for _, cl := range clients {
+		cl.mu.Lock()
 		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
 		res.PerClientBusy = append(res.PerClientBusy, time.Duration(cl.c.busyNs))
+		cl.mu.Unlock()
 	}
 	res.Counters = map[string]int64{}
+	countersMu.Lock()
 	for _, m := range counters {
 		for k, v := range m {
 			res.Counters[k] += v
 		}
 	}
 	res.Statements = workload.MergeStatements(statements...)
+	countersMu.Unlock()
 	if fatal != nil {
 		res.Fatal = fatal.Error()
 		return res, fatal
@@ -281,7 +318,13 @@ loop:
 func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w workload.Worker, intended time.Time,
 	connect Connect, keep func(workload.Worker), fail func(error)) (workload.Worker, bool) {
 	attempts := 0
+	began := intended
+	if cfg.Rate > 0 {
+		// a fixed-rate client may start behind its schedule
+		began = time.Now()
+	}
 	for {
+		cl.opSince.Store(began.UnixNano())
 		// The operation runs under a context that is never cancelled:
 		// database/sql starts a goroutine per query to watch a cancellable
 		// context, and the MySQL driver a channel hand-off, which together
@@ -300,6 +343,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			cl.c.writes += int64(out.Writes)
 			cl.c.other += int64(out.Other)
 			cl.c.busyNs += int64(lat)
+			cl.slowest = max(cl.slowest, lat)
 			cl.mu.Unlock()
 			if rc, ok := w.(workload.Reconnecter); ok && rc.WantsReconnect() {
 				keep(w)
@@ -376,7 +420,41 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			fail(fmt.Errorf("client %d: %w", id+1, err))
 			return w, false
 		}
+		began = time.Now()
 	}
+}
+
+// stalled is the stall watch's verdict at now: an error naming the client
+// whose operation has gone unanswered longest, if that is past limit.
+func stalled(clients []*client, now time.Time, limit, slowest time.Duration) error {
+	oldest, who, waiting := int64(0), 0, 0
+	for i, cl := range clients {
+		since := cl.opSince.Load()
+		if since == 0 {
+			continue
+		}
+		waiting++
+		if oldest == 0 || since < oldest {
+			oldest, who = since, i
+		}
+	}
+	if oldest == 0 {
+		return nil
+	}
+	age := now.Sub(time.Unix(0, oldest))
+	if age <= limit {
+		return nil
+	}
+	slow := "none had finished"
+	if slowest > 0 {
+		slow = fmt.Sprintf("the slowest to finish took %v", slowest.Round(time.Millisecond))
+	}
+	unit := time.Second
+	if age < 10*time.Second {
+		unit = time.Millisecond
+	}
+	return fmt.Errorf("%w: client %d's operation went unanswered for %v (%s; %d of %d clients were waiting); the run was given up",
+		ErrStalled, who+1, age.Round(unit), slow, waiting, len(clients))
 }
 
 // restart is whether a failed operation runs again: the worker's own

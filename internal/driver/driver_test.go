@@ -306,3 +306,69 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// A server that stops answering must not hold the run past its end: the
+// run gives up on the waiting clients, says so, and keeps what it measured.
+func TestRunGivesUpOnAServerThatStopsAnswering(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+	}{
+		{"by duration", func(c *Config) { c.Duration = 300 * time.Millisecond }},
+		// no end of its own: only the stall watch can end it
+		{"by reps", func(c *Config) { c.Reps = 1 << 40 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answering := make(chan struct{})
+			defer close(answering) // lets the abandoned clients finish
+			connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+				if n > 50 {
+					<-answering
+				}
+				return time.Millisecond, nil
+			})
+			cfg := base()
+			cfg.Clients = 3
+			cfg.StallLimit = 200 * time.Millisecond
+			tc.set(&cfg)
+			began := time.Now()
+			res, err := Run(context.Background(), cfg, connect)
+			took := time.Since(began)
+			if !errors.Is(err, ErrStalled) {
+				t.Fatalf("err = %v, want ErrStalled", err)
+			}
+			if took > 2*time.Second {
+				t.Fatalf("Run returned %v after it began, want soon after the 200ms stall limit", took)
+			}
+			if res == nil || res.Events < 40 || res.Events > 50 {
+				t.Fatalf("result %+v: want the 40-50 operations finished before the stall", res)
+			}
+			for _, want := range []string{"went unanswered for", "3 of 3 clients were waiting", "the slowest to finish took"} {
+				if !strings.Contains(res.Fatal, want) {
+					t.Errorf("Fatal %q does not say %q", res.Fatal, want)
+				}
+			}
+		})
+	}
+}
+
+// The stall limit stretches to four times the slowest operation that
+// finished, so a workload whose operations are long is not cut short.
+func TestStallLimitFollowsTheSlowestOperation(t *testing.T) {
+	now := time.Now()
+	waiting := &client{}
+	waiting.opSince.Store(now.Add(-90 * time.Millisecond).UnixNano())
+	idle := &client{}
+	clients := []*client{idle, waiting}
+	limit := func(slowest time.Duration) time.Duration { return max(50*time.Millisecond, 4*slowest) }
+	if err := stalled(clients, now, limit(30*time.Millisecond), 30*time.Millisecond); err != nil {
+		t.Fatalf("90ms against a limit of 120ms: %v", err)
+	}
+	err := stalled(clients, now, limit(10*time.Millisecond), 10*time.Millisecond)
+	if !errors.Is(err, ErrStalled) || !strings.Contains(err.Error(), "client 2's operation") || !strings.Contains(err.Error(), "1 of 2 clients") {
+		t.Fatalf("90ms against a limit of 50ms: %v", err)
+	}
+	if err := stalled([]*client{idle}, now, time.Nanosecond, 0); err != nil {
+		t.Fatalf("no client waiting: %v", err)
+	}
+}

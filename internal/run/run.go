@@ -43,6 +43,8 @@ type Runner struct {
 	// duringRun, when set, runs beside the clients from the start of the
 	// driven run: tests break connections there.
 	duringRun func(context.Context, *sql.DB)
+	// stallLimit replaces driver.DefaultStallLimit (tests wait less)
+	stallLimit time.Duration
 }
 
 // Cell runs one cell and returns its result; it never returns nil, and a

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,6 +20,10 @@ import (
 	"shootout/internal/workload"
 )
 
+// stalledServerQueries bounds each question put to a server after its
+// clients' operations went unanswered (driver.ErrStalled).
+const stalledServerQueries = 10 * time.Second
+
 // measured is what the measured window hands the checks.
 type measured struct {
 	driver *driver.Result
@@ -29,7 +34,7 @@ type measured struct {
 func (c *cellRun) driverConfig() driver.Config {
 	// the plan's typed values, parsed once when it was resolved
 	return driver.Config{Clients: c.cell.Clients, Duration: c.res.Duration, Ops: c.cell.Ops, Reps: c.cell.Reps, Rate: c.cell.Rate, Trim: c.res.Trim,
-		Interval: c.res.Interval, MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log}
+		Interval: c.res.Interval, MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log, StallLimit: c.stallLimit}
 }
 
 func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {
@@ -201,7 +206,18 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	// (InnoDB's dirty pages, PostgreSQL's shared buffers, MyRocks'
 	// memtables) would look as if it wrote less
 	wbStart := time.Now()
-	wbNote, wbErr := c.inst.WriteBack(ctx)
+	var wbNote string
+	var wbErr error
+	if errors.Is(runErr, driver.ErrStalled) {
+		// a server that stopped answering the clients may not answer
+		// these either: what is asked of it now is bounded, and nothing
+		// is written back for a cell that has failed
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
+		defer cancel()
+	} else {
+		wbNote, wbErr = c.inst.WriteBack(ctx)
+	}
 	wbSecs := time.Since(wbStart).Seconds()
 	usage := sampler.Stop()
 	cache.stop()

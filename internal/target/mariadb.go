@@ -447,7 +447,10 @@ func (in *mariadbInstance) Stop(ctx context.Context) error {
 	if !in.keep && in.db != nil {
 		// the directory is removed next: writing dirty pages and merging
 		// the change buffer first would only make each cell seconds longer
-		in.db.ExecContext(ctx, "SET GLOBAL innodb_fast_shutdown=2")
+		// bounded: a server that stopped answering is stopped all the same
+		quick, cancel := context.WithTimeout(ctx, 10*time.Second)
+		in.db.ExecContext(quick, "SET GLOBAL innodb_fast_shutdown=2")
+		cancel()
 	}
 	return in.shutdown(syscall.SIGTERM)
 }
