@@ -329,8 +329,9 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		// database/sql starts a goroutine per query to watch a cancellable
 		// context, and the MySQL driver a channel hand-off, which together
 		// doubled the client's CPU per query. Operations are short; the
-		// loop checks ctx between them, and a server that hangs is stopped
-		// by its deferred Stop.
+		// loop checks ctx between them, and one that goes unanswered is
+		// the stall watch's (opSince): the run returns without it, and
+		// the server's stop ends it.
 		out, err := w.Do(opCtx)
 		if err == nil {
 			lat := time.Since(intended)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,26 @@ import (
 // stalledServerQueries bounds each question put to a server after its
 // clients' operations went unanswered (driver.ErrStalled).
 const stalledServerQueries = 10 * time.Second
+
+// stallEvidence is what a server whose clients went unanswered was doing:
+// its threads as the kernel sees them (waiting on storage, or among
+// themselves) and its sessions by its own account, if it still answers.
+func (c *cellRun) stallEvidence(ctx context.Context, db *sql.DB, d dialect.Dialect) string {
+	var parts []string
+	if pids := c.inst.PIDs(); len(pids) > 0 && !(len(pids) == 1 && pids[0] == os.Getpid()) {
+		parts = append(parts, "the server's "+metrics.ThreadWaits(pids))
+	}
+	if db != nil {
+		act, err := d.Activity(ctx, db)
+		switch {
+		case err != nil:
+			parts = append(parts, "its sessions could not be read: "+err.Error())
+		case act != "":
+			parts = append(parts, "its sessions: "+act)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // measured is what the measured window hands the checks.
 type measured struct {
@@ -215,6 +236,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
 		defer cancel()
+		if ev := c.stallEvidence(ctx, db, d); ev != "" {
+			runErr = fmt.Errorf("%w; %s", runErr, ev)
+		}
 	} else {
 		wbNote, wbErr = c.inst.WriteBack(ctx)
 	}

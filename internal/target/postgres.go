@@ -289,8 +289,6 @@ func (in *postgresInstance) WriteBack(ctx context.Context) (string, error) {
 	return "", in.execAll(ctx, "CHECKPOINT")
 }
 
-// Stop asks for a fast shutdown (SIGINT): sessions are ended, a checkpoint
-// is written, the server exits.
 // Stop asks for a fast shutdown (SIGINT), or an immediate one (SIGQUIT: no
 // checkpoint) when the data directory is removed next anyway.
 func (in *postgresInstance) Stop(ctx context.Context) error {
