@@ -10,8 +10,9 @@ import (
 // Activity says what the server's sessions other than this one are doing,
 // by the server's own account, as "n state" pairs, most common first: for
 // MariaDB the processlist's states ("Updating", "Waiting for backup
-// lock"), for PostgreSQL pg_stat_activity's wait events ("Lock: relation"). It asks nothing
-// of SQLite, which has no sessions but shootout's.
+// lock"), for PostgreSQL pg_stat_activity's wait events ("Lock:
+// relation"). It asks nothing of SQLite, which has no sessions but
+// shootout's.
 func (d Dialect) Activity(ctx context.Context, db *sql.DB) (string, error) {
 	var q string
 	switch d.Flavor {

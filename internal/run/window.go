@@ -21,8 +21,8 @@ import (
 	"shootout/internal/workload"
 )
 
-// stalledServerQueries bounds each question put to a server after its
-// clients' operations went unanswered (driver.ErrStalled).
+// stalledServerQueries bounds everything asked of a server, together,
+// after its clients' operations went unanswered (driver.ErrStalled).
 const stalledServerQueries = 10 * time.Second
 
 // stallEvidence is what a server whose clients went unanswered was doing:
