@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"shootout/internal/dialect"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/workload"
@@ -58,8 +59,22 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInsta
 		total = ds.LoadRows
 	}
 	progress, finish := r.progress(total, "loading "+ds.Name+" rows")
-	stats, err := w.Load(ctx, db, d, ds, progress)
+	if hook := r.duringLoad; hook != nil {
+		var once sync.Once
+		show := progress
+		progress = func(rows int64) {
+			once.Do(func() { go hook(ctx, db) })
+			if show != nil {
+				show(rows)
+			}
+		}
+	}
+	loadCtx, progress, watch := watchLoad(ctx, r.loadStallLimit, progress)
+	stats, err := w.Load(loadCtx, db, d, ds, progress)
 	finish()
+	if stall := watch.stop(); stall != nil {
+		return fmt.Errorf("load dataset %s: %w; %s", ds.Name, stall, stallEvidence(ctx, inst.PIDs(), db, d))
+	}
 	if err != nil {
 		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
 	}
@@ -141,8 +156,12 @@ func execAll(ctx context.Context, db *sql.DB, stmts []string) error {
 func (r *Runner) loadNative(ctx context.Context, c *cellRun, f *result.File) error {
 	start := time.Now()
 	progress, finish := r.progress(c.ds.Rows, "loading "+c.ds.Name+" rows")
-	stats, err := c.steps.Load(ctx, c.ds, progress)
+	loadCtx, progress, watch := watchLoad(ctx, r.loadStallLimit, progress)
+	stats, err := c.steps.Load(loadCtx, c.ds, progress)
 	finish()
+	if stall := watch.stop(); stall != nil {
+		return fmt.Errorf("load dataset %s: %w; %s", c.ds.Name, stall, stallEvidence(ctx, c.inst.PIDs(), nil, dialect.Dialect{}))
+	}
 	if err != nil {
 		return fmt.Errorf("load dataset %s: %w", c.ds.Name, err)
 	}

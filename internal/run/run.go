@@ -43,8 +43,11 @@ type Runner struct {
 	// duringRun, when set, runs beside the clients from the start of the
 	// driven run: tests break connections there.
 	duringRun func(context.Context, *sql.DB)
-	// stallLimit replaces driver.DefaultStallLimit (tests wait less)
-	stallLimit time.Duration
+	// stallLimit replaces driver.DefaultStallLimit, loadStallLimit
+	// defaultLoadStallLimit (tests wait less)
+	stallLimit, loadStallLimit time.Duration
+	// duringLoad, when set, runs beside the load from its first batch
+	duringLoad func(context.Context, *sql.DB)
 }
 
 // Cell runs one cell and returns its result; it never returns nil, and a

@@ -25,12 +25,16 @@ import (
 // after its clients' operations went unanswered (driver.ErrStalled).
 const stalledServerQueries = 10 * time.Second
 
-// stallEvidence is what a server whose clients went unanswered was doing:
-// its threads as the kernel sees them (waiting on storage, or among
+// stallEvidence is what a server that stopped answering was doing: its
+// threads as the kernel sees them (waiting on storage, or among
 // themselves) and its sessions by its own account, if it still answers.
-func (c *cellRun) stallEvidence(ctx context.Context, db *sql.DB, d dialect.Dialect) string {
+// pids are the server's (none for an external server, shootout's own for
+// SQLite: neither is read); db is nil for a native server.
+func stallEvidence(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect) string {
+	ctx, cancel := context.WithTimeout(ctx, stalledServerQueries)
+	defer cancel()
 	var parts []string
-	if pids := c.inst.PIDs(); len(pids) > 0 && !(len(pids) == 1 && pids[0] == os.Getpid()) {
+	if len(pids) > 0 && !(len(pids) == 1 && pids[0] == os.Getpid()) {
 		parts = append(parts, "the server's "+metrics.ThreadWaits(pids))
 	}
 	if db != nil {
@@ -236,7 +240,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
 		defer cancel()
-		if ev := c.stallEvidence(ctx, db, d); ev != "" {
+		if ev := stallEvidence(ctx, c.inst.PIDs(), db, d); ev != "" {
 			runErr = fmt.Errorf("%w; %s", runErr, ev)
 		}
 	} else {
