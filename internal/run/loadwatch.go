@@ -52,7 +52,11 @@ func watchLoad(ctx context.Context, limit time.Duration, progress workload.Progr
 				quiet := now.Sub(time.Unix(0, w.lastAt.Load()))
 				allowed := max(limit, 10*time.Duration(w.longest.Load()))
 				if quiet > allowed {
-					cancel(fmt.Errorf("%w: no rows landed for %v", errLoadStalled, quiet.Round(time.Millisecond)))
+					unit := time.Millisecond
+					if quiet >= 10*time.Second {
+						unit = time.Second
+					}
+					cancel(fmt.Errorf("%w: no rows landed for %v", errLoadStalled, quiet.Round(unit)))
 					return
 				}
 			}
