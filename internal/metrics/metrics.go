@@ -357,7 +357,12 @@ func ProcState(pid int) string {
 	if err != nil {
 		return ""
 	}
-	s := string(b)
+	return statState(string(b))
+}
+
+// statState is the state letter of a /proc stat line, "" if it has none;
+// it follows the command name, which may hold spaces and parentheses.
+func statState(s string) string {
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 || i+2 >= len(s) {
 		return ""

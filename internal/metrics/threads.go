@@ -30,12 +30,10 @@ func ThreadWaits(roots []int) string {
 			if err != nil {
 				continue // the thread ended
 			}
-			s := string(b)
-			i := strings.LastIndexByte(s, ')')
-			if i < 0 || i+2 >= len(s) {
+			state := statState(string(b))
+			if state == "" {
 				continue
 			}
-			state := s[i+2 : i+3]
 			total++
 			states[state]++
 			if state == "D" {
