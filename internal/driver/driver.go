@@ -45,7 +45,16 @@ type Config struct {
 	// operation that did finish, so a workload of long operations is not
 	// cut short.
 	StallLimit time.Duration
+	// InterruptGrace is how long operations in flight may take to finish
+	// once ctx is cancelled (Ctrl-C, SIGTERM, the server's death) before
+	// the run returns without them (0: DefaultInterruptGrace).
+	InterruptGrace time.Duration
 }
+
+// DefaultInterruptGrace lets a healthy server answer what it was asked
+// (a point select takes milliseconds, a long report seconds) while a user
+// who pressed Ctrl-C on a stalled server is not kept for the stall limit.
+const DefaultInterruptGrace = 10 * time.Second
 
 // DefaultStallLimit is longer than InnoDB's lock wait timeout (50 s), after
 // which a waiting statement fails and is retried rather than stalling.
@@ -253,6 +262,9 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	go func() { wg.Wait(); close(done) }()
 	tick := time.NewTicker(sliceLen)
 	defer tick.Stop()
+	interrupted := ctx.Done()
+	var graceOver <-chan time.Time
+	var abandoned error
 	nextInterval := cfg.Interval
 	lastReport := 0
 	var lastReportAt time.Duration
@@ -278,6 +290,20 @@ loop:
 				fail(err)
 				break loop
 			}
+		case <-interrupted:
+			interrupted = nil
+			grace := cfg.InterruptGrace
+			if grace <= 0 {
+				grace = DefaultInterruptGrace
+			}
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			graceOver = t.C
+		case now := <-graceOver:
+			// as after a stall, the clients still waiting are left to
+			// the server's stop
+			abandoned = inFlight(clients, now)
+			break loop
 		case <-done:
 			break loop
 		}
@@ -306,10 +332,33 @@ loop:
 		return res, fatal
 	}
 	if err := ctx.Err(); err != nil {
+		if abandoned != nil {
+			err = fmt.Errorf("%w; %v", err, abandoned)
+		}
 		res.Fatal = "interrupted"
+		if abandoned != nil {
+			res.Fatal += "; " + abandoned.Error()
+		}
 		return res, err
 	}
 	return res, nil
+}
+
+// inFlight says which operations were still unanswered at now, when the
+// run stopped waiting for them after an interrupt.
+func inFlight(clients []*client, now time.Time) error {
+	waiting, oldest := 0, time.Duration(0)
+	for _, cl := range clients {
+		if since := cl.opSince.Load(); since != 0 {
+			waiting++
+			oldest = max(oldest, now.Sub(time.Unix(0, since)))
+		}
+	}
+	if waiting == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d clients' operations were still unanswered, the oldest for %v, and were abandoned",
+		waiting, len(clients), oldest.Round(time.Millisecond))
 }
 
 // runOne performs one operation with retries and reconnects. It returns the

@@ -352,6 +352,65 @@ func TestRunGivesUpOnAServerThatStopsAnswering(t *testing.T) {
 	}
 }
 
+// Ctrl-C on a server that stopped answering returns within the grace,
+// not the stall limit, naming the interrupt and what was abandoned; a
+// healthy operation in flight at the interrupt is waited for and counted.
+func TestInterruptWaitsOnlyTheGraceForOperationsInFlight(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		answers   bool
+		wantTook  time.Duration
+		abandoned bool
+	}{
+		{"stalled server", false, 2 * time.Second, true},
+		{"healthy server", true, time.Second, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answering := make(chan struct{})
+			defer close(answering) // lets the abandoned clients finish
+			connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+				if n > 30 {
+					if !tc.answers {
+						<-answering
+					}
+					return 300 * time.Millisecond, nil
+				}
+				return time.Millisecond, nil
+			})
+			cfg := base()
+			cfg.Clients = 3
+			cfg.Duration = time.Minute
+			cfg.StallLimit = time.Minute
+			cfg.InterruptGrace = 500 * time.Millisecond
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(150*time.Millisecond, cancel)
+			began := time.Now()
+			res, err := Run(ctx, cfg, connect)
+			took := time.Since(began)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if took > tc.wantTook {
+				t.Fatalf("Run returned %v after it began, want within %v", took, tc.wantTook)
+			}
+			if got := strings.Contains(res.Fatal, "3 of 3 clients' operations were still unanswered"); got != tc.abandoned {
+				t.Fatalf("Fatal %q: abandoned said %v, want %v", res.Fatal, got, tc.abandoned)
+			}
+			if !strings.HasPrefix(res.Fatal, "interrupted") {
+				t.Fatalf("Fatal %q does not name the interrupt", res.Fatal)
+			}
+			if want := int64(30); tc.answers {
+				// the three slow operations in flight at the interrupt finished
+				if res.Events != want+3 {
+					t.Fatalf("%d operations counted, want %d", res.Events, want+3)
+				}
+			} else if res.Events != want {
+				t.Fatalf("%d operations counted, want the %d finished before the stall", res.Events, want)
+			}
+		})
+	}
+}
+
 // The stall limit stretches to four times the slowest operation that
 // finished, so a workload whose operations are long is not cut short.
 func TestStallLimitFollowsTheSlowestOperation(t *testing.T) {

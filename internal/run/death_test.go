@@ -335,6 +335,53 @@ func TestServerThatStopsAnsweringFailsTheCell(t *testing.T) {
 	}
 }
 
+// TestInterruptOnAServerThatStopsAnsweringEndsTheCellSoon: Ctrl-C while
+// the clients wait on a server that stopped answering ends the cell after
+// the interrupt's grace, not the stall limit (2 min here), saying it was
+// interrupted and what was abandoned, and keeping what was measured.
+func TestInterruptOnAServerThatStopsAnsweringEndsTheCellSoon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000"},
+		Clients: []int{4}, Duration: "60s", Interval: "0s"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the lock outlives the interrupt, as a stalled server's cause would
+	lockCtx, unlock := context.WithCancel(context.Background())
+	defer unlock()
+	cellCtx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	var lockedAt, interruptedAt time.Time
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), interruptGrace: 2 * time.Second,
+		duringRun: func(ctx context.Context, db *sql.DB) {
+			time.Sleep(time.Second)
+			time.AfterFunc(2*time.Second, func() { interruptedAt = time.Now(); interrupt() })
+			holdLock(lockCtx, t, db, []string{"FLUSH TABLES WITH READ LOCK"}, &lockedAt)
+		}}
+	defer r.Ledger.Close()
+	f := r.Cell(cellCtx, res, res.Cells[0])
+	t.Log(f.Status)
+	for _, want := range []string{"failed: interrupted (", "4 of 4 clients' operations were still unanswered", "were abandoned"} {
+		if !strings.Contains(f.Status, want) {
+			t.Errorf("status %q does not say %q", f.Status, want)
+		}
+	}
+	if lockedAt.IsZero() || interruptedAt.IsZero() {
+		t.Fatal("the lock was never taken, or the cell never interrupted")
+	}
+	if took := f.Ended.Sub(interruptedAt); took > 15*time.Second {
+		t.Fatalf("the cell ended %v after the interrupt: the grace was 2 s", took)
+	}
+	if f.Throughput.Events == 0 {
+		t.Fatalf("the transactions before the lock are lost: %+v", f.Throughput)
+	}
+}
+
 // TestServerThatStopsAnsweringDuringTheLoadFailsTheCell: the load has a
 // stall watch too; a server whose inserts wait on a lock held elsewhere
 // fails the cell soon after the limit, saying what it was doing.

@@ -44,8 +44,9 @@ type Runner struct {
 	// driven run: tests break connections there.
 	duringRun func(context.Context, *sql.DB)
 	// stallLimit replaces driver.DefaultStallLimit, loadStallLimit
-	// defaultLoadStallLimit (tests wait less)
-	stallLimit, loadStallLimit time.Duration
+	// defaultLoadStallLimit, interruptGrace driver.DefaultInterruptGrace
+	// (tests wait less)
+	stallLimit, loadStallLimit, interruptGrace time.Duration
 	// duringLoad, when set, runs beside the load from its first batch
 	duringLoad func(context.Context, *sql.DB)
 }
