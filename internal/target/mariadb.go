@@ -249,12 +249,12 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	}
 	// InnoDB's asynchronous IO through io_uring (MariaDB 10.6 and later)
 	// stalled here: on this project's machine (kernel 6.18) a write-heavy
-	// run with a buffer pool much smaller than its table stopped dead in 4
-	// of 7 tries, its page writes pending ("Pending writes: flush list
-	// 128") until anything interrupted the server's wait for their
-	// completion (a debugger attaching ended it at once), while with
-	// simulated AIO it never did in 6 and ran as fast (BENCHMARKS.md,
-	// 2026-11-27). MariaDB turns io_uring off itself on the kernels where
+	// run with a buffer pool much smaller than its table stalled in 7 of
+	// 20 tries, 5 of them dead, its page writes pending ("Pending writes:
+	// flush list 128") until anything interrupted the server's wait for
+	// their completion (a debugger attaching ended it at once), while with
+	// InnoDB's own IO threads it never did in 10 and ran as fast
+	// (BENCHMARKS.md, 2026-11-27). MariaDB turns io_uring off itself on the kernels where
 	// it knew of such a hang (MDEV-26674); a study's settings can turn it
 	// back on.
 	in.applied["innodb_use_native_aio"] = "OFF"
