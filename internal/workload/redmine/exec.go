@@ -195,13 +195,26 @@ func (wk *worker) ins(ctx context.Context, name, query string, args ...any) (int
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", name, err)
 		}
+		wk.inserted(name, id)
 		return id, nil
 	}
 	r, err := wk.execute(ctx, text, args)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	return r.LastInsertId()
+	id, err = r.LastInsertId()
+	if err == nil {
+		wk.inserted(name, id)
+	}
+	return id, err
+}
+
+// inserted keeps the transaction's first new row: if its COMMIT is lost
+// with the connection, that row's presence tells whether it committed.
+func (wk *worker) inserted(statement string, id int64) {
+	if wk.firstInsert.table == "" {
+		wk.firstInsert = rowRef{table: strings.SplitN(statement, ".", 2)[0], id: id}
+	}
 }
 
 // tx runs BEGIN, COMMIT or ROLLBACK, which are never prepared.
@@ -224,11 +237,17 @@ func (wk *worker) begin(ctx context.Context) error {
 
 func (wk *worker) commit(ctx context.Context) error {
 	if err := wk.tx(ctx, "transaction.commit", "COMMIT"); err != nil {
+		if dialect.Classify(err) == dialect.ClassConnectionLost && wk.firstInsert.table != "" {
+			// the server may have committed before the session went
+			// (a KILL or a crash between the commit and its answer):
+			// Check asks the database
+			wk.w.addDoubt(doubtfulCommit{row: wk.firstInsert, counts: wk.pending, create: wk.pending.issuesCreated > 0})
+		}
 		return err
 	}
 	wk.inTx = false
 	wk.committed.add(wk.pending)
-	wk.pending = counts{}
+	wk.pending, wk.firstInsert = counts{}, rowRef{}
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,6 +90,15 @@ type Workload struct {
 	pool *newIssues
 	// firstHTTPError is the cell's first error answer from Redmine (--app)
 	firstHTTPError string
+	// doubts are the cell's commits whose answer was lost with the
+	// connection; Check finds out which of them committed
+	doubts []doubtfulCommit
+}
+
+func (w *Workload) addDoubt(d doubtfulCommit) {
+	w.mu.Lock()
+	w.doubts = append(w.doubts, d)
+	w.mu.Unlock()
 }
 
 // noteHTTPError keeps the cell's first error answer for its drift notes.
@@ -228,7 +238,7 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 		return nil, err
 	}
 	w.mu.Lock()
-	w.pool, w.firstHTTPError = pool, ""
+	w.pool, w.firstHTTPError, w.doubts = pool, "", nil
 	w.mu.Unlock()
 	return st, nil
 }
@@ -250,6 +260,7 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 		}
 	}
 	checked := func(format string, args ...any) { inv.Checked = append(inv.Checked, fmt.Sprintf(format, args...)) }
+	counters = w.settleDoubts(ctx, db, d, counters, failf, checked)
 	// Redmine adds no watcher in these requests: watchers must not move
 	added := map[string]int64{"issues": counters["issues_created"], "journals": counters["journals"],
 		"journal_details": counters["journal_details"]}
@@ -305,6 +316,43 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 			n, counters["http_requests"], counters["http_4xx"], counters["http_5xx"], first))
 	}
 	return inv
+}
+
+// settleDoubts adds to the clients' counters the commits that went
+// unanswered but took effect, which it tells by their first row; the
+// counters it returns are a copy.
+func (w *Workload) settleDoubts(ctx context.Context, db *sql.DB, d dialect.Dialect, counters map[string]int64,
+	failf, checked func(string, ...any)) map[string]int64 {
+	w.mu.Lock()
+	doubts := w.doubts
+	w.mu.Unlock()
+	if len(doubts) == 0 {
+		return counters
+	}
+	settled := maps.Clone(counters)
+	took := 0
+	for _, c := range doubts {
+		var n int64
+		if err := db.QueryRowContext(ctx, d.Bind("SELECT COUNT(*) FROM "+c.row.table+" WHERE id = ?"), c.row.id).Scan(&n); err != nil {
+			failf("read %s %d, written by a commit that went unanswered: %v", c.row.table, c.row.id, err)
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		took++
+		settled["issues_created"] += c.counts.issuesCreated
+		settled["comments"] += c.counts.comments
+		settled["journals"] += c.counts.journals
+		settled["journal_details"] += c.counts.details
+		settled["issues_resolved"] += c.counts.resolved
+		if c.create {
+			settled["unfinished_creates"]++
+		}
+	}
+	checked("%d commits went unanswered when their connection was lost: %d took effect (their first row is there) and are counted as committed",
+		len(doubts), took)
+	return settled
 }
 
 // drift says how far the run's cycles departed from the seed's: process10

@@ -21,6 +21,22 @@ type counts struct {
 	resolved, logicalBytes                     int64
 }
 
+// rowRef names a row by its table and id.
+type rowRef struct {
+	table string
+	id    int64
+}
+
+// doubtfulCommit is a transaction whose COMMIT went unanswered because the
+// connection was lost: it committed if and only if its first row exists.
+type doubtfulCommit struct {
+	row    rowRef
+	counts counts
+	// create: the transaction made a create cycle's issue, whose cycle
+	// was then given up before its comments
+	create bool
+}
+
 func (c *counts) add(o counts) {
 	c.issuesCreated += o.issuesCreated
 	c.comments += o.comments
@@ -154,6 +170,8 @@ type worker struct {
 	cycles
 
 	committed, pending counts
+	// firstInsert is the open transaction's first new row
+	firstInsert rowRef
 	// events that are not rows: optimistic-lock reloads, issues another
 	// user took first, lists shorter than 10, cycles given up
 	stale, taken, noops, parentSearches, prefUpdates int64
@@ -188,7 +206,7 @@ func (wk *worker) Abort(ctx context.Context) {
 		wk.tx(ctx, "transaction.rollback", "ROLLBACK")
 		wk.inTx = false
 	}
-	wk.pending = counts{}
+	wk.pending, wk.firstInsert = counts{}, rowRef{}
 }
 
 func (wk *worker) Counters() map[string]int64 {
