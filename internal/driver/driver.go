@@ -273,6 +273,8 @@ loop:
 		select {
 		case now := <-tick.C:
 			collect(now)
+			last := slices[len(slices)-1].counts
+			res.pauses.tick(now.Sub(start), last.events+last.errors > 0, waiting(clients))
 			if cfg.Interval > 0 && now.Sub(start) >= nextInterval {
 				iv := summariseInterval(slices[lastReport:], cfg.Clients, lastReportAt, now.Sub(start))
 				lastReportAt = now.Sub(start)
@@ -342,6 +344,35 @@ loop:
 		return res, err
 	}
 	return res, nil
+}
+
+// waiting is whether some client has an operation in flight.
+func waiting(clients []*client) bool {
+	for _, cl := range clients {
+		if cl.opSince.Load() != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pauseWatch finds the run's longest pause: a stretch in which clients
+// waited on operations and none finished (a server stalled for seconds
+// and then went on, which a run's averages hide), short of it by up to
+// two ticks: those on either side saw operations finish.
+type pauseWatch struct {
+	lastProgress  time.Duration // the last tick that saw an operation finish, or no client waiting
+	longest, from time.Duration
+}
+
+func (p *pauseWatch) tick(at time.Duration, finished, waiting bool) {
+	if finished || !waiting {
+		p.lastProgress = at
+		return
+	}
+	if d := at - p.lastProgress; d > p.longest {
+		p.longest, p.from = d, p.lastProgress
+	}
 }
 
 // inFlight says which operations were still unanswered at now, when the

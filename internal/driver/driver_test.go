@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -429,5 +430,55 @@ func TestStallLimitFollowsTheSlowestOperation(t *testing.T) {
 	}
 	if err := stalled([]*client{idle}, now, time.Nanosecond, 0); err != nil {
 		t.Fatalf("no client waiting: %v", err)
+	}
+}
+
+// A server that stops answering for 600 ms and then goes on leaves a run
+// that succeeds; its longest pause says how long and when, and a run with
+// no stall has none that long.
+func TestAPauseInsideARunIsMeasured(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stall time.Duration
+	}{{"stalled", 600 * time.Millisecond}, {"steady", 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stallOnce sync.Once
+			resume := make(chan struct{})
+			var stalledAt time.Time
+			connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+				if tc.stall > 0 && n >= 200 {
+					stallOnce.Do(func() {
+						stalledAt = time.Now()
+						time.AfterFunc(tc.stall, func() { close(resume) })
+					})
+					<-resume
+				}
+				return time.Millisecond, nil
+			})
+			cfg := base()
+			cfg.Clients = 3
+			cfg.Duration = 2 * time.Second
+			began := time.Now()
+			res, err := Run(context.Background(), cfg, connect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pause, from := res.LongestPause()
+			tick := sliceLength(cfg)
+			if tc.stall == 0 {
+				if pause > 5*tick {
+					t.Errorf("a steady run paused for %v (tick %v)", pause, tick)
+				}
+				return
+			}
+			// the ticks on either side of the stall saw operations finish
+			// (and the ticker's own lateness)
+			if pause < tc.stall-3*tick || pause > tc.stall+tick {
+				t.Errorf("longest pause %v, want the %v stall within two ticks (%v)", pause, tc.stall, tick)
+			}
+			if at := stalledAt.Sub(began); from < at-tick || from > at+2*tick {
+				t.Errorf("the pause began at %v, the stall at %v", from, at)
+			}
+		})
 	}
 }

@@ -89,7 +89,15 @@ type Result struct {
 	// largest total first.
 	Statements []workload.StatementStat
 	// Fatal is why the run stopped early, empty when it ran to its end.
-	Fatal string
+	Fatal  string
+	pauses pauseWatch
+}
+
+// LongestPause is the longest stretch in which clients waited and no
+// operation finished, and when it began (from the run's start); zero when
+// every tick saw an operation finish.
+func (r *Result) LongestPause() (length, from time.Duration) {
+	return r.pauses.longest, r.pauses.from
 }
 
 // TPS is events per second over the whole run, as sysbench computes it.

@@ -13,7 +13,7 @@ import (
 var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
-	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus"}
+	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
@@ -91,7 +91,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			} else {
 				row = append(row, "", "", "")
 			}
-			row = append(row, c.Conditions.CPUs)
+			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
 			if err := cw.Write(row); err != nil {
 				return err
 			}

@@ -458,7 +458,11 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 			Caption: "Bytes the server wrote ÷ bytes of row data the committed operations changed (the workload's logical_bytes; see docs/results.md).",
 			Charts:  []*svgChart{wa}})
 	}
-	cost.Figures = append(cost.Figures, figure{Heading: "Throughput and cost, per cell", Table: costTable(g, targets)})
+	costFig := figure{Heading: "Throughput and cost, per cell", Table: costTable(g, targets)}
+	if paused := pausedCells(g.files); len(paused) > 0 {
+		costFig.Caption = "Paused: " + strings.Join(paused, "; ") + "."
+	}
+	cost.Figures = append(cost.Figures, costFig)
 
 	vg.Sections = []section{mean, pct, tput, cost}
 	if siegeStyle(g) {

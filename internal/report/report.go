@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"shootout/internal/result"
 	"shootout/internal/stats"
@@ -107,6 +108,9 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 			}
 		}
 		tw.Flush()
+		for _, p := range pausedCells(g.files) {
+			fmt.Fprintf(w, "  paused: %s\n", p)
+		}
 	}
 	spaceTable(w, files)
 	statementTable(w, files)
@@ -378,6 +382,29 @@ func statementTable(w io.Writer, files []*result.File) {
 		}
 	}
 	tw.Flush()
+}
+
+// A pause is worth a line under the table when it is long in itself and
+// against the cell's own operations: a stall the averages hide.
+const (
+	notablePause         = time.Second
+	notablePauseVsMedian = 10
+)
+
+// pausedCells says which cells that succeeded had a notable pause: a
+// stretch in which clients waited and no operation finished.
+func pausedCells(files []*result.File) []string {
+	var out []string
+	for _, f := range files {
+		t := f.Throughput
+		pause := time.Duration(t.LongestPauseS * float64(time.Second))
+		if !f.OK() || pause < notablePause || t.LongestPauseS*1000 < notablePauseVsMedian*t.Latency.P50Ms {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s repeat %d: no operation finished for %.1f s from %.1f s into the run (median operation %.3g ms)",
+			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, t.LongestPauseS, t.PauseFromS, t.Latency.P50Ms))
+	}
+	return out
 }
 
 // unlimitedTargets names the targets whose cells asked for memory or disk

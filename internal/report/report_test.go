@@ -249,3 +249,31 @@ func TestKVSeedTableKeepsColumnsNarrow(t *testing.T) {
 		t.Errorf("the failed cell's full reason is missing from the report:\n%s", out)
 	}
 }
+
+// A cell that stood still for seconds and then went on is ok, but its
+// pause is named under the table; a pause of a few operations' time is not.
+func TestAPauseInsideAnOKCellIsNamed(t *testing.T) {
+	stalled := cell("mariadb-innodb", 13, "0", 30, "ok")
+	stalled.Throughput.Latency.P50Ms = 25
+	stalled.Throughput.LongestPauseS, stalled.Throughput.PauseFromS = 12.3, 31.6
+	short := cell("postgres", 13, "0", 30, "ok")
+	short.Throughput.Latency.P50Ms = 250 // a second is four operations here
+	short.Throughput.LongestPauseS, short.Throughput.PauseFromS = 1.5, 2
+	var b bytes.Buffer
+	Terminal(&b, []*result.File{stalled, short}, "mariadb-innodb")
+	out := b.String()
+	want := "paused: mariadb-innodb 13/0 repeat 1: no operation finished for 12.3 s from 31.6 s into the run"
+	if !strings.Contains(out, want) {
+		t.Fatalf("the stall is not named (want %q):\n%s", want, out)
+	}
+	if strings.Contains(out, "paused: postgres") {
+		t.Fatalf("a pause of six median operations is not a stall:\n%s", out)
+	}
+	var h bytes.Buffer
+	if err := HTML(&h, &Page{Files: []*result.File{stalled, short}, Baseline: "mariadb-innodb"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "no operation finished for 12.3 s") {
+		t.Fatal("the HTML report does not name the stall")
+	}
+}

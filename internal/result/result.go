@@ -131,6 +131,11 @@ type Throughput struct {
 	EventsStddev float64 `json:"events_stddev"`
 	TimeAvgS     float64 `json:"time_avg_s"`
 	TimeStddevS  float64 `json:"time_stddev_s"`
+	// LongestPauseS is the longest stretch in which clients waited and no
+	// operation finished (to the driver's tick: 1/100 of a short run, 1 s
+	// of a long one), from PauseFromS after the start; 0: none.
+	LongestPauseS float64 `json:"longest_pause_s,omitempty"`
+	PauseFromS    float64 `json:"pause_from_s,omitempty"`
 }
 
 // Server is what the server process tree cost during the run.

@@ -118,6 +118,9 @@ func fillDriver(f *result.File, d *driver.Result) {
 		Retries: d.Retries, GivenUp: d.FailedOps, Reconnects: d.Reconnects, Latency: d.All,
 		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
 	}
+	if pause, from := d.LongestPause(); pause > 0 {
+		f.Throughput.LongestPauseS, f.Throughput.PauseFromS = pause.Seconds(), from.Seconds()
+	}
 	for _, iv := range d.Intervals {
 		f.Intervals = append(f.Intervals, result.Interval{AtS: iv.AtS, TPS: iv.TPS, QPS: iv.QPS, ReadsPS: iv.ReadsPS,
 			WritesPS: iv.WritesPS, OtherPS: iv.OtherPS, P95Ms: iv.P95Ms, ErrPS: iv.ErrPS, ReconnPS: iv.ReconnPS})
