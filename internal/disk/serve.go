@@ -44,6 +44,15 @@ type device struct {
 
 	late  atomic.Int64
 	timed atomic.Int64 // commands the model timed
+	// answered is the latest model time of an answer sent. Answers go out
+	// early by the mechanism's round trip, so a command sent in reply can
+	// reach the model before the answer's own time when the round trip
+	// was overestimated. On a disk with a head that is not noise but a
+	// revolution: a sequential write + fsync caught the sector it had just
+	// missed and ran 1.2-1.4× the model's speed. There a command never
+	// arrives before the last answer's time; a flash model keeps the
+	// error on both sides, which the round-trip table averages out
+	answered atomic.Int64
 	// all counts every command; modelled only those sent with the model on
 	// (the measured run), so a cell's figures leave its load out
 	all, modelled ioCounts
@@ -151,6 +160,9 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 	}
 	d.timed.Add(1)
 	t0 := now()
+	if _, head := d.eng.(*hdd); head {
+		t0 = max(t0, time.Duration(d.answered.Load()))
+	}
 	r := &ioreq{op: op, off: off, n: n, arrived: t0, done: make(chan struct{})}
 	d.mu.Lock()
 	known := d.eng.arrive(r, t0)
@@ -205,6 +217,9 @@ func (o *overheadTable) at(idle time.Duration) time.Duration {
 // trip (overhead) after a sleep that long, waking early by how late sleeps have been
 // waking, and learns from this one.
 func (d *device) answerAt(t time.Duration, overhead *overheadTable) {
+	// recorded when the answer goes out, not before: commands that arrive
+	// while it waits are not replies to it
+	defer d.answering(t)
 	target := t - overhead.at(t-now())
 	early := time.Duration(d.wakeLate.Load())
 	wake := target - early
@@ -215,6 +230,16 @@ func (d *device) answerAt(t time.Duration, overhead *overheadTable) {
 	sleepUntil(wake)
 	if woke := now() - wake; woke >= 0 {
 		d.wakeLate.Store(int64(early + (woke-early)/16))
+	}
+}
+
+// answering records that an answer of model time t goes out now.
+func (d *device) answering(t time.Duration) {
+	for {
+		prev := d.answered.Load()
+		if int64(t) <= prev || d.answered.CompareAndSwap(prev, int64(t)) {
+			return
+		}
 	}
 }
 
