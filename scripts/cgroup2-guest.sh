@@ -19,7 +19,11 @@ for need in qemu-system-x86_64 busybox "$kernel"; do
 done
 test_bin=$(readlink -f "$1"); shift
 work=$(mktemp -d /var/tmp/shootout-cgroup2.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+qemu=
+# the guest runs in the background, where a script's Ctrl-C does not reach
+# it: stop it on the way out, whatever ends the script
+trap '[ -n "$qemu" ] && kill $qemu 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 root=$work/initramfs
 mkdir -p "$root"/{bin,dev,proc,sys,host,mod}
 cp "$(command -v busybox)" "$root/bin/busybox"
@@ -75,7 +79,7 @@ truncate -s 1G "$work/disk.img"
 # some thirty runs the emulated kernel stopped mid-test (no output, not
 # even go test's own timeout panic) until the overall timeout.
 boot() {
-	local log=$1 qemu last=-1 size quiet=0
+	local log=$1 last=-1 size quiet=0
 	timeout --kill-after=10 "${GUEST_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -smp 2 -m 3072 -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$work/initrd.gz" \
 		-append "console=ttyS0 rdinit=/init panic=-1 quiet CI=${CI:-} SHOOTOUT_TEST_BIN=${SHOOTOUT_TEST_BIN:-}" \
