@@ -22,7 +22,7 @@ work=$(mktemp -d /var/tmp/shootout-cgroup2.XXXXXX)
 qemu=
 # the guest runs in the background, where a script's Ctrl-C does not reach
 # it: stop it on the way out, whatever ends the script
-trap '[ -n "$qemu" ] && kill $qemu 2>/dev/null; rm -rf "$work"' EXIT
+trap '{ [ -z "$qemu" ] || kill $qemu 2>/dev/null || true; }; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 root=$work/initramfs
 mkdir -p "$root"/{bin,dev,proc,sys,host,mod}
