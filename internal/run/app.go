@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"shootout/internal/app"
 	"shootout/internal/dialect"
@@ -99,14 +100,18 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 		return fmt.Errorf("empty what the migrations filled: %w", err)
 	}
 	progress, finish := c.progress(c.ds.LoadRows, "loading "+c.ds.Name+" rows into Redmine's tables")
-	stats, err := c.w.Load(ctx, db, d, c.ds, progress)
+	loadCtx, progress, watch := watchLoad(ctx, c.loadStallLimit, progress)
+	stats, err := c.w.Load(loadCtx, db, d, c.ds, progress)
 	finish()
+	if stall := watch.stop(); stall != nil {
+		return fmt.Errorf("load dataset %s into Redmine's tables: %w; %s", c.ds.Name, stall, stallEvidence(ctx, c.inst.PIDs(), db, d))
+	}
 	if err != nil {
 		return fmt.Errorf("load dataset %s into Redmine's tables: %w", c.ds.Name, err)
 	}
 	c.f.Load.Rows = stats.Rows
 	c.f.Load.Seconds = stats.Seconds
-	if err := execAll(ctx, db, aw.AppPostLoad(d, c.ds)); err != nil {
+	if err := c.afterLoad(ctx, c.inst.PIDs(), db, d, aw.AppPostLoad(d, c.ds), time.Duration(stats.Seconds*float64(time.Second))); err != nil {
 		return err
 	}
 	logf(c.Log, "starting Redmine: puma, %d workers, on the %s database", max(c.cell.Clients, 1), c.t.Name())

@@ -419,6 +419,54 @@ func TestServerThatStopsAnsweringDuringTheLoadFailsTheCell(t *testing.T) {
 	}
 }
 
+// TestServerThatStopsAnsweringAfterTheLoadFailsTheCell: the index build
+// that follows the load reports no progress, so it is bounded as a whole;
+// a server that never answers it fails the cell, saying what it was doing.
+func TestServerThatStopsAnsweringAfterTheLoadFailsTheCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	tg, _ := target.Lookup("mariadb-innodb")
+	testenv.RequireTarget(t, tg)
+	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"20000"},
+		Clients: []int{1}, Duration: "1s", Interval: "0s"}
+	res, err := p.Resolve(plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lockedAt time.Time
+	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), afterLoadLimit: 3 * time.Second,
+		beforePostLoad: func(ctx context.Context, db *sql.DB) {
+			// held until the server stops: the index build waits behind it
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Errorf("a connection to lock with: %v", err)
+				return
+			}
+			t.Cleanup(func() { conn.Close() })
+			if _, err := conn.ExecContext(ctx, "FLUSH TABLES WITH READ LOCK"); err != nil {
+				t.Errorf("FLUSH TABLES WITH READ LOCK: %v", err)
+				return
+			}
+			lockedAt = time.Now()
+		}}
+	defer r.Ledger.Close()
+	f := r.Cell(context.Background(), res, res.Cells[0])
+	t.Log(f.Status)
+	if lockedAt.IsZero() {
+		t.Fatal("the lock was never taken")
+	}
+	for _, want := range []string{"build indexes after load: the server stopped answering after the load: ", "CREATE INDEX",
+		"went unanswered for 3s", "the server's ", "its sessions: ", "Waiting for backup lock"} {
+		if !strings.Contains(f.Status, want) {
+			t.Errorf("status %q does not say %q", f.Status, want)
+		}
+	}
+	if took := f.Ended.Sub(lockedAt); took > 20*time.Second {
+		t.Fatalf("the cell ended %v after the lock: the bound after the load was 3 s", took)
+	}
+}
+
 // holdLock runs stmts on a connection of its own, notes when they have
 // run, and holds what they took until ctx ends.
 func holdLock(ctx context.Context, t *testing.T, db *sql.DB, stmts []string, lockedAt *time.Time) {

@@ -79,7 +79,10 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInsta
 		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
 	}
 	idx := time.Now()
-	if err := execAll(ctx, db, w.PostLoad(d, ds)); err != nil {
+	if hook := r.beforePostLoad; hook != nil {
+		hook(ctx, db)
+	}
+	if err := r.afterLoad(ctx, inst.PIDs(), db, d, w.PostLoad(d, ds), idx.Sub(start)); err != nil {
 		return fmt.Errorf("build indexes after load: %w", err)
 	}
 	if claim != nil {

@@ -2,11 +2,13 @@ package run
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
+	"shootout/internal/dialect"
 	"shootout/internal/workload"
 )
 
@@ -84,4 +86,52 @@ func (w *loadWatch) stop() error {
 		return err
 	}
 	return nil
+}
+
+// defaultAfterLoadLimit is the least time the statements that follow a
+// load (index builds, sequences moved past the loaded ids) get before
+// their server is taken to have stopped answering. They report no
+// progress to watch, so the bound is on their whole: at least this, or
+// ten times what the load took (an index build here takes a fraction of
+// its load: 8 s after 37 s for InnoDB's 2.5 M rows, 14 s for MyRocks').
+const defaultAfterLoadLimit = 5 * time.Minute
+
+// afterLoad runs stmts under that bound; past it the statement in flight
+// is abandoned, and the error says what the server was doing while it
+// still was (cancelling first would end the very session it names).
+func (r *Runner) afterLoad(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect, stmts []string, loadTook time.Duration) error {
+	least := r.afterLoadLimit
+	if least <= 0 {
+		least = defaultAfterLoadLimit
+	}
+	limit := max(least, 10*loadTook)
+	bounded, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var current atomic.Int64
+	done := make(chan error, 1)
+	started := time.Now()
+	go func() {
+		for i, q := range stmts {
+			current.Store(int64(i))
+			if _, err := db.ExecContext(bounded, q); err != nil {
+				done <- fmt.Errorf("%s: %w", firstLine(q), err)
+				return
+			}
+		}
+		done <- nil
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+	}
+	waited := time.Since(started)
+	evidence := stallEvidence(ctx, pids, db, d)
+	// the driver gives the statement up by closing its connection; it is
+	// not waited for, as a server that stopped answering may not let go
+	cancel()
+	return fmt.Errorf("the server stopped answering after the load: %q went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
+		firstLine(stmts[current.Load()]), waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, evidence)
 }
