@@ -50,3 +50,26 @@ func (d Dialect) Activity(ctx context.Context, db *sql.DB) (string, error) {
 	}
 	return strings.Join(parts, ", "), nil
 }
+
+// EngineWaits is what the engine itself has waiting on storage, where it
+// says so and something waits: for InnoDB, page writes its page cleaner
+// submitted and has not seen complete, and reads in flight (an InnoDB
+// whose io_uring writes never completed stood still with 128 pending on
+// the flush list while every session showed "Updating" and no thread
+// was in D state). "" when nothing waits or the engine does not say.
+func (d Dialect) EngineWaits(ctx context.Context, db *sql.DB) (string, error) {
+	if d.Flavor != MySQL || d.Engine != "innodb" {
+		return "", nil
+	}
+	var flushList, lru, reads sql.NullInt64
+	err := db.QueryRowContext(ctx, `SELECT SUM(PENDING_FLUSH_LIST), SUM(PENDING_FLUSH_LRU), SUM(PENDING_READS)
+		FROM information_schema.INNODB_BUFFER_POOL_STATS`).Scan(&flushList, &lru, &reads)
+	if err != nil {
+		return "", err
+	}
+	if flushList.Int64+lru.Int64+reads.Int64 == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("InnoDB has %d page writes pending (flush list %d, LRU %d) and %d page reads",
+		flushList.Int64+lru.Int64, flushList.Int64, lru.Int64, reads.Int64), nil
+}

@@ -45,6 +45,13 @@ func stallEvidence(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialec
 		case act != "":
 			parts = append(parts, "its sessions: "+act)
 		}
+		waits, err := d.EngineWaits(ctx, db)
+		switch {
+		case err != nil:
+			parts = append(parts, "its engine's pending IO could not be read: "+err.Error())
+		case waits != "":
+			parts = append(parts, waits)
+		}
 	}
 	return strings.Join(parts, "; ")
 }
