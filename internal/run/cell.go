@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"shootout/internal/app"
+	"shootout/internal/dialect"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
@@ -392,7 +394,21 @@ func (c *cellRun) start(ctx context.Context) error {
 // their times. Then the disk caps take hold.
 func (c *cellRun) settleLoad(ctx context.Context) error {
 	settled := time.Now()
-	note, err := c.inst.Settle(ctx)
+	loadTook := time.Duration(c.f.Load.Seconds * float64(time.Second))
+	limit, least := c.stepLimit(loadTook)
+	db, d := c.sqlHandles()
+	if hook := c.beforeStep; hook != nil {
+		hook(ctx, "settle", db)
+	}
+	var note string
+	late, err := boundStep(ctx, limit, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
+		note, err = c.inst.Settle(ctx)
+		return err
+	})
+	if late != nil {
+		return fmt.Errorf("settle after the load: the server stopped answering: the settling (flushes, compaction, VACUUM) went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
+			late.waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, late.evidence)
+	}
 	if err != nil {
 		return fmt.Errorf("settle after the load: %w", err)
 	}
@@ -409,6 +425,15 @@ func (c *cellRun) settleLoad(ctx context.Context) error {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "disk model on after the load: the dataset loads at the raw disk's speed, the workload runs on the model")
 	}
 	return nil
+}
+
+// sqlHandles are the pool and dialect of a SQL instance, for the
+// evidence of a stall; a native one has neither.
+func (c *cellRun) sqlHandles() (*sql.DB, dialect.Dialect) {
+	if c.sqlInst == nil {
+		return nil, dialect.Dialect{}
+	}
+	return c.sqlInst.DB(), c.sqlInst.Dialect()
 }
 
 // liftIO removes the disk caps once the window is measured: a cap left on

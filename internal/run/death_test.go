@@ -424,51 +424,71 @@ func TestServerThatStopsAnsweringDuringTheLoadFailsTheCell(t *testing.T) {
 	}
 }
 
-// TestServerThatStopsAnsweringAfterTheLoadFailsTheCell: the index build
-// that follows the load reports no progress, so it is bounded as a whole;
-// a server that never answers it fails the cell, saying what it was doing.
+// TestServerThatStopsAnsweringAfterTheLoadFailsTheCell: the steps that
+// follow the load report no progress, so each is bounded as a whole; a
+// server that never answers one fails the cell, saying what it was
+// doing. The index build waits behind MariaDB's FLUSH TABLES WITH READ
+// LOCK, PostgreSQL's VACUUM (its settling) behind an ACCESS EXCLUSIVE
+// lock.
 func TestServerThatStopsAnsweringAfterTheLoadFailsTheCell(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a real server")
+		t.Skip("starts real servers")
 	}
-	tg, _ := target.Lookup("mariadb-innodb")
-	testenv.RequireTarget(t, tg)
-	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"20000"},
-		Clients: []int{1}, Duration: "1s", Interval: "0s"}
-	res, err := p.Resolve(plan.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lockedAt time.Time
-	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), afterLoadLimit: 3 * time.Second,
-		beforePostLoad: func(ctx context.Context, db *sql.DB) {
-			// held until the server stops: the index build waits behind it
-			conn, err := db.Conn(ctx)
+	for _, tc := range []struct {
+		target, step string
+		lock         []string
+		want         []string
+	}{
+		{"mariadb-innodb", "postload", []string{"FLUSH TABLES WITH READ LOCK"},
+			[]string{"build indexes after load: the server stopped answering after the load: ", `"CREATE INDEX k_1`, "Waiting for backup lock"}},
+		{"postgres", "settle", []string{"BEGIN", "LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE"},
+			[]string{"settle after the load: the server stopped answering: the settling (flushes, compaction, VACUUM) went unanswered for 3s", "Lock: relation", "idle in transaction"}},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			tg, _ := target.Lookup(tc.target)
+			testenv.RequireTarget(t, tg)
+			p := &plan.Plan{Targets: []string{tc.target}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"20000"},
+				Clients: []int{1}, Duration: "1s", Interval: "0s"}
+			res, err := p.Resolve(plan.Options{})
 			if err != nil {
-				t.Errorf("a connection to lock with: %v", err)
-				return
+				t.Fatal(err)
 			}
-			t.Cleanup(func() { conn.Close() })
-			if _, err := conn.ExecContext(ctx, "FLUSH TABLES WITH READ LOCK"); err != nil {
-				t.Errorf("FLUSH TABLES WITH READ LOCK: %v", err)
-				return
+			var lockedAt time.Time
+			r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), stepLimitLeast: 3 * time.Second,
+				beforeStep: func(ctx context.Context, step string, db *sql.DB) {
+					if step != tc.step {
+						return
+					}
+					// held until the server stops: the step waits behind it
+					conn, err := db.Conn(ctx)
+					if err != nil {
+						t.Errorf("a connection to lock with: %v", err)
+						return
+					}
+					t.Cleanup(func() { conn.Close() })
+					for _, stmt := range tc.lock {
+						if _, err := conn.ExecContext(ctx, stmt); err != nil {
+							t.Errorf("%s: %v", stmt, err)
+							return
+						}
+					}
+					lockedAt = time.Now()
+				}}
+			defer r.Ledger.Close()
+			f := r.Cell(context.Background(), res, res.Cells[0])
+			t.Log(f.Status)
+			if lockedAt.IsZero() {
+				t.Fatal("the lock was never taken")
 			}
-			lockedAt = time.Now()
-		}}
-	defer r.Ledger.Close()
-	f := r.Cell(context.Background(), res, res.Cells[0])
-	t.Log(f.Status)
-	if lockedAt.IsZero() {
-		t.Fatal("the lock was never taken")
-	}
-	for _, want := range []string{"build indexes after load: the server stopped answering after the load: ", "CREATE INDEX",
-		"went unanswered for 3s", "the server's ", "its sessions: ", "Waiting for backup lock"} {
-		if !strings.Contains(f.Status, want) {
-			t.Errorf("status %q does not say %q", f.Status, want)
-		}
-	}
-	if took := f.Ended.Sub(lockedAt); took > 20*time.Second {
-		t.Fatalf("the cell ended %v after the lock: the bound after the load was 3 s", took)
+			for _, want := range append(tc.want, "the server's ", "its sessions: ") {
+				if !strings.Contains(f.Status, want) {
+					t.Errorf("status %q does not say %q", f.Status, want)
+				}
+			}
+			if took := f.Ended.Sub(lockedAt); took > 20*time.Second {
+				t.Fatalf("the cell ended %v after the lock: the step's bound was 3 s", took)
+			}
+		})
 	}
 }
 

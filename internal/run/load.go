@@ -79,8 +79,8 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInsta
 		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
 	}
 	idx := time.Now()
-	if hook := r.beforePostLoad; hook != nil {
-		hook(ctx, db)
+	if hook := r.beforeStep; hook != nil {
+		hook(ctx, "postload", db)
 	}
 	if err := r.afterLoad(ctx, inst.PIDs(), db, d, w.PostLoad(d, ds), idx.Sub(start)); err != nil {
 		return fmt.Errorf("build indexes after load: %w", err)

@@ -88,50 +88,69 @@ func (w *loadWatch) stop() error {
 	return nil
 }
 
-// defaultAfterLoadLimit is the least time the statements that follow a
-// load (index builds, sequences moved past the loaded ids) get before
-// their server is taken to have stopped answering. They report no
-// progress to watch, so the bound is on their whole: at least this, or
-// ten times what the load took (an index build here takes a fraction of
-// its load: 8 s after 37 s for InnoDB's 2.5 M rows, 14 s for MyRocks').
-const defaultAfterLoadLimit = 5 * time.Minute
+// defaultStepLimit is the least time a step that reports no progress —
+// the index builds after a load, the settling (flushes, compaction,
+// VACUUM), the write-back after the run — gets before its server is
+// taken to have stopped answering; the bound is on the whole step: at
+// least this, or ten times what the load took (an index build here takes
+// a fraction of its load: 8 s after 37 s for InnoDB's 2.5 M rows, 14 s
+// for MyRocks').
+const defaultStepLimit = 5 * time.Minute
 
-// afterLoad runs stmts under that bound; past it the statement in flight
-// is abandoned, and the error says what the server was doing while it
-// still was (cancelling first would end the very session it names).
-func (r *Runner) afterLoad(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect, stmts []string, loadTook time.Duration) error {
-	least := r.afterLoadLimit
+// stepLimit is the bound of a step after a load that took loadTook.
+func (r *Runner) stepLimit(loadTook time.Duration) (limit, least time.Duration) {
+	least = r.stepLimitLeast
 	if least <= 0 {
-		least = defaultAfterLoadLimit
+		least = defaultStepLimit
 	}
-	limit := max(least, 10*loadTook)
+	return max(least, 10*loadTook), least
+}
+
+// overdue is a step that went past its bound.
+type overdue struct {
+	waited   time.Duration
+	evidence string // what the server was doing, while the step still waited
+}
+
+// boundStep runs step under limit and returns its error; past the limit
+// it reads what the server is doing while the step still waits
+// (cancelling first would end the very session that shows it), then
+// cancels the step's context and returns without waiting for it: a
+// server that stopped answering may not let go.
+func boundStep(ctx context.Context, limit time.Duration, pids []int, db *sql.DB, d dialect.Dialect, step func(context.Context) error) (*overdue, error) {
 	bounded, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var current atomic.Int64
 	done := make(chan error, 1)
 	started := time.Now()
-	go func() {
-		for i, q := range stmts {
-			current.Store(int64(i))
-			if _, err := db.ExecContext(bounded, q); err != nil {
-				done <- fmt.Errorf("%s: %w", firstLine(q), err)
-				return
-			}
-		}
-		done <- nil
-	}()
+	go func() { done <- step(bounded) }()
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {
 	case err := <-done:
-		return err
+		return nil, err
 	case <-timer.C:
 	}
 	waited := time.Since(started)
-	evidence := stallEvidence(ctx, pids, db, d)
-	// the driver gives the statement up by closing its connection; it is
-	// not waited for, as a server that stopped answering may not let go
-	cancel()
-	return fmt.Errorf("the server stopped answering after the load: %q went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
-		firstLine(stmts[current.Load()]), waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, evidence)
+	return &overdue{waited: waited, evidence: stallEvidence(ctx, pids, db, d)}, nil
+}
+
+// afterLoad runs the statements that follow a load under the step bound;
+// past it the cell fails naming the statement in flight.
+func (r *Runner) afterLoad(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect, stmts []string, loadTook time.Duration) error {
+	limit, least := r.stepLimit(loadTook)
+	var current atomic.Int64
+	late, err := boundStep(ctx, limit, pids, db, d, func(ctx context.Context) error {
+		for i, q := range stmts {
+			current.Store(int64(i))
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", firstLine(q), err)
+			}
+		}
+		return nil
+	})
+	if late != nil {
+		return fmt.Errorf("the server stopped answering after the load: %q went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
+			firstLine(stmts[current.Load()]), late.waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, late.evidence)
+	}
+	return err
 }

@@ -44,14 +44,14 @@ type Runner struct {
 	// driven run: tests break connections there.
 	duringRun func(context.Context, *sql.DB)
 	// stallLimit replaces driver.DefaultStallLimit, loadStallLimit
-	// defaultLoadStallLimit, afterLoadLimit defaultAfterLoadLimit,
+	// defaultLoadStallLimit, stepLimitLeast defaultStepLimit,
 	// interruptGrace driver.DefaultInterruptGrace (tests wait less)
-	stallLimit, loadStallLimit, afterLoadLimit, interruptGrace time.Duration
+	stallLimit, loadStallLimit, stepLimitLeast, interruptGrace time.Duration
 	// duringLoad, when set, runs beside the load from its first batch
 	duringLoad func(context.Context, *sql.DB)
-	// beforePostLoad, when set, runs once the rows are in, before the
-	// index builds
-	beforePostLoad func(context.Context, *sql.DB)
+	// beforeStep, when set, runs before each step that reports no
+	// progress: "postload" (the index builds) and "settle"
+	beforeStep func(ctx context.Context, step string, db *sql.DB)
 }
 
 // Cell runs one cell and returns its result; it never returns nil, and a

@@ -252,7 +252,24 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 			runErr = fmt.Errorf("%w; %s", runErr, ev)
 		}
 	} else {
-		wbNote, wbErr = c.inst.WriteBack(ctx)
+		limit, least := c.stepLimit(time.Duration(c.f.Load.Seconds * float64(time.Second)))
+		var note string
+		late, err := boundStep(ctx, limit, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
+			note, err = c.inst.WriteBack(ctx)
+			return err
+		})
+		if late == nil {
+			wbNote, wbErr = note, err
+		} else {
+			// the step may still be writing its note: it is not read;
+			// and what is asked of the server from now on is bounded, as
+			// after a stall of the run
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
+			defer cancel()
+			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load, at least %v); %s",
+				late.waited.Round(time.Second), least, late.evidence)
+		}
 	}
 	wbSecs := time.Since(wbStart).Seconds()
 	usage := sampler.Stop()
