@@ -253,6 +253,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		}
 	} else {
 		limit, least := c.stepLimit(time.Duration(c.f.Load.Seconds * float64(time.Second)))
+		// what a run dirtied under a disk cap is written back under it
+		// too: ten times the run is allowed as well
+		limit = max(limit, 10*time.Duration(runSecs*float64(time.Second)))
 		var note string
 		late, err := boundStep(ctx, limit, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
 			note, err = c.inst.WriteBack(ctx)
@@ -267,7 +270,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
 			defer cancel()
-			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load, at least %v); %s",
+			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load or the run, at least %v); %s",
 				late.waited.Round(time.Second), least, late.evidence)
 		}
 	}
