@@ -174,8 +174,19 @@ func (r *Redmine) rake(ctx context.Context, args ...string) error {
 // Migrate makes Redmine's schema in the target's database with Redmine's
 // own migrations (without its default data: the dataset brings it).
 func (r *Redmine) Migrate(ctx context.Context) error {
-	return r.rake(ctx, "db:migrate")
+	// bounded as every step of a cell is: here they take 20-40 s; a
+	// database that stops answering would otherwise hold rake for ever
+	bounded, cancel := context.WithTimeout(ctx, migrateLimit)
+	defer cancel()
+	err := r.rake(bounded, "db:migrate")
+	if err != nil && ctx.Err() == nil && bounded.Err() != nil {
+		return fmt.Errorf("Redmine's migrations did not finish within %v (rake was stopped): %s", migrateLimit, lastLines(filepath.Join(r.opt.WorkDir, "rake.log"), 6))
+	}
+	return err
 }
+
+// migrateLimit bounds Redmine's migrations.
+const migrateLimit = 10 * time.Minute
 
 // Start serves the instance with puma on a free loopback port and waits
 // until it answers.
