@@ -7,10 +7,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -165,6 +167,19 @@ type Workload struct {
 	// insertSeq numbers oltp_insert's client-chosen ids across all the
 	// clients of a run, so no two draw the same one (sysbench.rand.unique)
 	insertSeq atomic.Uint32
+
+	mu sync.Mutex
+	// doubts are the writes of the run whose answer was lost with the
+	// connection (a KILL or a crash between the server's commit and the
+	// answer): each took effect whole or not at all, and Check accepts
+	// either
+	doubts []counters
+}
+
+func (w *Workload) addDoubt(c counters) {
+	w.mu.Lock()
+	w.doubts = append(w.doubts, c)
+	w.mu.Unlock()
 }
 
 func (w *Workload) Name() string        { return w.test.name }
@@ -321,6 +336,9 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 		st["rows"] += n.Int64
 		st["sum_k"] += sum.Int64
 	}
+	w.mu.Lock()
+	w.doubts = nil
+	w.mu.Unlock()
 	return st, nil
 }
 
@@ -360,18 +378,85 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 		}
 	}
 	wantRows := before["rows"] + counters["rows_inserted"] - counters["rows_deleted"]
+	wantSum := before["sum_k"] + counters["k_increments"] + counters["k_inserted"]
+	knowable := w.sumKnowable()
+	if !knowable {
+		sum, wantSum = 0, 0
+	}
+	// writes whose answer was lost took effect or did not: the table may
+	// differ from the clients' count by the effect of any of them
+	w.mu.Lock()
+	doubts := w.doubts
+	w.mu.Unlock()
+	var doubtRows, doubtSum int64
+	if len(doubts) > 0 {
+		took, ok := explainedBy(doubts, rows-wantRows, sum-wantSum, knowable)
+		switch {
+		case !ok:
+			inv.Checked = append(inv.Checked, fmt.Sprintf("%d writes went unanswered when their connection was lost; no set of them taking effect explains the table", len(doubts)))
+		case took < 0:
+			doubtRows, doubtSum = rows-wantRows, sum-wantSum
+			inv.Checked = append(inv.Checked, fmt.Sprintf("%d writes went unanswered when their connection was lost; the table differs from the clients' count by no more than they could have done (too many to tell which took effect)", len(doubts)))
+		default:
+			doubtRows, doubtSum = rows-wantRows, sum-wantSum
+			inv.Checked = append(inv.Checked, fmt.Sprintf("%d writes went unanswered when their connection was lost: %d of them taking effect explain the table (rows %+d, sum(k) %+d)", len(doubts), took, doubtRows, doubtSum))
+		}
+	}
 	inv.Checked = append(inv.Checked, fmt.Sprintf("rows = %d before + %d inserted - %d deleted = %d", before["rows"], counters["rows_inserted"], counters["rows_deleted"], wantRows))
-	if rows != wantRows {
+	if rows != wantRows+doubtRows {
 		failf("row count %d, want %d (%d before, %d committed inserts, %d committed deletes)", rows, wantRows, before["rows"], counters["rows_inserted"], counters["rows_deleted"])
 	}
-	if w.sumKnowable() {
-		wantSum := before["sum_k"] + counters["k_increments"] + counters["k_inserted"]
+	if knowable {
 		inv.Checked = append(inv.Checked, fmt.Sprintf("sum(k) = %d before + %d increments + %d inserted = %d", before["sum_k"], counters["k_increments"], counters["k_inserted"], wantSum))
-		if sum != wantSum {
+		if sum != wantSum+doubtSum {
 			failf("sum of k %d, want %d (%d before, %d committed increments, %d in inserted rows)", sum, wantSum, before["sum_k"], counters["k_increments"], counters["k_inserted"])
 		}
 	}
 	return inv
+}
+
+// maxDoubtsToSettle bounds the search for which lost writes took effect
+// (the subsets of n doubts): past it only the range is checked.
+const maxDoubtsToSettle = 16
+
+// explainedBy says whether some of the doubts taking effect, and the rest
+// not, moves the row count by dRows and (when knowable) SUM(k) by dSum,
+// and how few of them do; took is -1 when there were too many doubts to
+// tell and the difference lies within what they could have done.
+func explainedBy(doubts []counters, dRows, dSum int64, knowable bool) (took int, ok bool) {
+	type effect struct{ rows, sum int64 }
+	of := func(c counters) effect {
+		e := effect{rows: c.inserted - c.deleted}
+		if knowable {
+			e.sum = c.kIncrements + c.kInserted
+		}
+		return e
+	}
+	want := effect{dRows, dSum}
+	if len(doubts) > maxDoubtsToSettle {
+		var lo, hi effect
+		for _, c := range doubts {
+			e := of(c)
+			lo.rows, hi.rows = lo.rows+min(e.rows, 0), hi.rows+max(e.rows, 0)
+			lo.sum, hi.sum = lo.sum+min(e.sum, 0), hi.sum+max(e.sum, 0)
+		}
+		return -1, want.rows >= lo.rows && want.rows <= hi.rows && want.sum >= lo.sum && want.sum <= hi.sum
+	}
+	// the fewest doubts that reach each effect
+	fewest := map[effect]int{{}: 0}
+	for _, c := range doubts {
+		e := of(c)
+		next := maps.Clone(fewest)
+		for at, n := range fewest {
+			to := effect{at.rows + e.rows, at.sum + e.sum}
+			if m, seen := next[to]; !seen || n+1 < m {
+				next[to] = n + 1
+			}
+		}
+		fewest = next
+	}
+	took, ok = fewest[want]
+	return took, ok
 }
 
 // sumKnowable: delete+insert and delete replace rows whose k the client

@@ -27,7 +27,13 @@ func newTest(t *testing.T, name string, params map[string]string) *Workload {
 // sqliteWith loads a small sbtest1 into a private SQLite file.
 func sqliteWith(t *testing.T, w *Workload, rows int64) (*sql.DB, workload.Dataset) {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(t.TempDir(), "s.db")+"?_journal_mode=WAL&_busy_timeout=5000")
+	return sqliteAt(t, w, filepath.Join(t.TempDir(), "s.db"), rows)
+}
+
+// sqliteAt loads a small sbtest1 into the SQLite file at path.
+func sqliteAt(t *testing.T, w *Workload, path string, rows int64) (*sql.DB, workload.Dataset) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_busy_timeout=5000")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,6 +125,11 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 		return wk.event(ctx)
 	})
 	if err != nil {
+		if wk.autocommit() {
+			// each statement committed on its own: those that were
+			// answered before the error stay, whatever follows
+			wk.committed.add(wk.pending)
+		}
 		return workload.Outcome{}, err
 	}
 	wk.committed.add(wk.pending)
@@ -178,9 +183,15 @@ func (wk *worker) event(ctx context.Context) error {
 	}
 }
 
+// autocommit: the event's statements are not wrapped in a transaction
+// (the single-statement tests, and skip_trx), so each commits by itself.
+func (wk *worker) autocommit() bool {
+	return wk.w.test.single != "" || !wk.w.test.trx || wk.w.opt.SkipTrx
+}
+
 func (wk *worker) transaction(ctx context.Context) error {
+	trx := !wk.autocommit()
 	o := wk.w.opt
-	trx := wk.w.test.trx && !o.SkipTrx
 	if trx {
 		if err := dialect.ExecRaw(ctx, wk.dc, wk.begin); err != nil {
 			return err
@@ -221,6 +232,11 @@ func (wk *worker) transaction(ctx context.Context) error {
 	}
 	if trx {
 		if err := dialect.ExecRaw(ctx, wk.dc, "COMMIT"); err != nil {
+			if dialect.Classify(err) == dialect.ClassConnectionLost {
+				// the server may have committed before the session
+				// went: Check accepts either
+				wk.w.addDoubt(wk.pending)
+			}
 			return err
 		}
 		wk.inTrx = false
@@ -238,13 +254,23 @@ func (wk *worker) query(ctx context.Context, st *dialect.RawStmt, args ...any) e
 	return nil
 }
 
-func (wk *worker) exec(ctx context.Context, st *dialect.RawStmt, args ...any) (int64, error) {
+// exec runs a write; wouldBe is what it does to the counters if it takes
+// effect, which is in doubt when its answer is lost outside a transaction
+// (inside one, the server rolls the transaction back with the session).
+func (wk *worker) exec(ctx context.Context, st *dialect.RawStmt, wouldBe counters, args ...any) (int64, error) {
 	n, err := st.Exec(ctx, args...)
 	if err != nil {
+		wk.doubtIfLost(err, wouldBe)
 		return 0, err
 	}
 	wk.out.Writes++
 	return n, nil
+}
+
+func (wk *worker) doubtIfLost(err error, wouldBe counters) {
+	if !wk.inTrx && wouldBe != (counters{}) && dialect.Classify(err) == dialect.ClassConnectionLost {
+		wk.w.addDoubt(wouldBe)
+	}
 }
 
 func (wk *worker) pointSelects(ctx context.Context) error {
@@ -271,7 +297,7 @@ func (wk *worker) ranges(ctx context.Context, n int, pick func(*statements) *dia
 func (wk *worker) indexUpdates(ctx context.Context, n int) error {
 	t := wk.table()
 	for i := 0; i < n; i++ {
-		changed, err := wk.exec(ctx, wk.stmts[t].indexUpdate, wk.ids.next())
+		changed, err := wk.exec(ctx, wk.stmts[t].indexUpdate, counters{kIncrements: 1}, wk.ids.next())
 		if err != nil {
 			return err
 		}
@@ -284,7 +310,7 @@ func (wk *worker) indexUpdates(ctx context.Context, n int) error {
 func (wk *worker) nonIndexUpdates(ctx context.Context, n int) error {
 	t := wk.table()
 	for i := 0; i < n; i++ {
-		changed, err := wk.exec(ctx, wk.stmts[t].nonIndexUpdate, wk.cValue(), wk.ids.next())
+		changed, err := wk.exec(ctx, wk.stmts[t].nonIndexUpdate, counters{}, wk.cValue(), wk.ids.next())
 		if err != nil {
 			return err
 		}
@@ -300,21 +326,24 @@ func (wk *worker) deleteInserts(ctx context.Context, n int) error {
 	for i := 0; i < n; i++ {
 		id := wk.ids.next()
 		k := wk.ids.next()
-		deleted, err := wk.exec(ctx, wk.stmts[t].del, id)
+		deleted, err := wk.exec(ctx, wk.stmts[t].del, counters{deleted: 1}, id)
 		if err != nil {
 			return err
 		}
-		inserted, err := wk.exec(ctx, wk.stmts[t].insert, id, k, wk.cValue(), wk.padValue())
+		wk.pending.deleted += deleted
+		inserted, err := wk.exec(ctx, wk.stmts[t].insert, counters{inserted: 1, kInserted: k}, id, k, wk.cValue(), wk.padValue())
 		if err != nil {
 			return err
 		}
+		wk.pending.inserted += inserted
+		wk.pending.kInserted += inserted * k
 		wk.pending.logicalBytes += (deleted + inserted) * rowImage
 	}
 	return nil
 }
 
 func (wk *worker) deleteEvent(ctx context.Context) error {
-	n, err := wk.exec(ctx, wk.stmts[wk.table()].del, wk.ids.next())
+	n, err := wk.exec(ctx, wk.stmts[wk.table()].del, counters{deleted: 1}, wk.ids.next())
 	if err != nil {
 		return err
 	}
@@ -339,6 +368,7 @@ func (wk *worker) insertEvent(ctx context.Context) error {
 		q = fmt.Sprintf("INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')", table(t), wk.w.uniqueID(wk.rows), k, wk.cValue(), wk.padValue())
 	}
 	if err := dialect.ExecRaw(ctx, wk.dc, q); err != nil {
+		wk.doubtIfLost(err, counters{inserted: 1, kInserted: k})
 		return err
 	}
 	wk.out.Writes++

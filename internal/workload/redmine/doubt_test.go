@@ -3,49 +3,15 @@ package redmine
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
-	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/mattn/go-sqlite3"
+	_ "github.com/mattn/go-sqlite3"
 
 	"shootout/internal/dialect"
+	"shootout/internal/testenv/lostanswer"
 )
-
-// lostAnswer is what the COMMITs of a lostAnswerConn do before the
-// connection "breaks": "COMMIT" (the server committed, the answer was lost)
-// or "ROLLBACK" (the server went before committing).
-var lostAnswer = "COMMIT"
-
-// lostAnswerConn is SQLite whose every COMMIT comes back as a lost
-// connection, as from a MariaDB session killed between its commit and the
-// answer.
-type lostAnswerConn struct{ *sqlite3.SQLiteConn }
-
-func (c lostAnswerConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if strings.EqualFold(query, "COMMIT") {
-		if _, err := c.SQLiteConn.ExecContext(ctx, lostAnswer, nil); err != nil {
-			return nil, err
-		}
-		return nil, io.ErrUnexpectedEOF
-	}
-	return c.SQLiteConn.ExecContext(ctx, query, args)
-}
-
-type lostAnswerDriver struct{ sqlite3.SQLiteDriver }
-
-func (d *lostAnswerDriver) Open(dsn string) (driver.Conn, error) {
-	c, err := d.SQLiteDriver.Open(dsn)
-	if err != nil {
-		return nil, err
-	}
-	return lostAnswerConn{c.(*sqlite3.SQLiteConn)}, nil
-}
-
-func init() { sql.Register("sqlite3-lost-answer", &lostAnswerDriver{}) }
 
 // TestACommitLostWithItsConnectionIsSettledByItsFirstRow: a COMMIT whose
 // answer is lost may have committed (the CI failure this guards against:
@@ -62,7 +28,7 @@ func TestACommitLostWithItsConnectionIsSettledByItsFirstRow(t *testing.T) {
 	if _, err := db.Exec("CREATE TABLE journals (id INTEGER PRIMARY KEY AUTOINCREMENT, notes TEXT)"); err != nil {
 		t.Fatal(err)
 	}
-	lost, err := sql.Open("sqlite3-lost-answer", path)
+	lost, err := sql.Open(lostanswer.DriverName, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +41,8 @@ func TestACommitLostWithItsConnectionIsSettledByItsFirstRow(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		lostAnswer = then
+		lostanswer.Set("COMMIT", 0, then == "COMMIT")
+		defer lostanswer.Set("", 0, false)
 		wk := w.newWorker(conn, d, nil, rand.New(rand.NewPCG(1, 2)), 0)
 		if err := wk.begin(ctx); err != nil {
 			t.Fatal(err)
