@@ -137,6 +137,9 @@ func boundStep(ctx context.Context, limit time.Duration, pids []int, db *sql.DB,
 // afterLoad runs the statements that follow a load under the step bound;
 // past it the cell fails naming the statement in flight.
 func (r *Runner) afterLoad(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect, stmts []string, loadTook time.Duration) error {
+	if len(stmts) == 0 {
+		return nil
+	}
 	limit, least := r.stepLimit(loadTook)
 	var current atomic.Int64
 	late, err := boundStep(ctx, limit, pids, db, d, func(ctx context.Context) error {
