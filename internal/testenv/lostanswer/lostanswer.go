@@ -12,8 +12,12 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/mattn/go-sqlite3"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
 )
 
 // DriverName is the name the driver is registered under.
@@ -107,3 +111,31 @@ func (d *sqliteDriver) Open(dsn string) (driver.Conn, error) {
 }
 
 func init() { sql.Register(DriverName, &sqliteDriver{}) }
+
+// Loaded opens the SQLite file at path (WAL, a 5 s busy timeout) and
+// loads w's dataset ds into it as a cell would: schema, rows, PostLoad.
+// The lost-answer driver can then open the same file.
+func Loaded(t testing.TB, w workload.Workload, path string, ds workload.Dataset) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	d := dialect.Dialect{Flavor: dialect.SQLite}
+	ctx := context.Background()
+	for _, q := range w.Schema(d, ds) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if _, err := w.Load(ctx, db, d, ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range w.PostLoad(d, ds) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return db
+}

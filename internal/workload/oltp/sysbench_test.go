@@ -12,6 +12,7 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"shootout/internal/dialect"
+	"shootout/internal/testenv/lostanswer"
 	"shootout/internal/workload"
 )
 
@@ -33,29 +34,9 @@ func sqliteWith(t *testing.T, w *Workload, rows int64) (*sql.DB, workload.Datase
 // sqliteAt loads a small sbtest1 into the SQLite file at path.
 func sqliteAt(t *testing.T, w *Workload, path string, rows int64) (*sql.DB, workload.Dataset) {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_busy_timeout=5000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	d := dialect.Dialect{Flavor: dialect.SQLite}
 	ds, _ := w.Dataset("1000", 1)
 	ds.Rows = rows
-	ctx := context.Background()
-	for _, q := range w.Schema(d, ds) {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if _, err := w.Load(ctx, db, d, ds, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range w.PostLoad(d, ds) {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	return db, ds
+	return lostanswer.Loaded(t, w, path, ds), ds
 }
 
 // TestLoopCountsPerTransaction: every *_updates and delete_inserts count

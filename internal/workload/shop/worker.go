@@ -441,6 +441,14 @@ func (wk *worker) productCard(ctx context.Context, p *page) error {
 	return nil
 }
 
+// lostInsert notes an insert that commits by itself and whose answer was
+// lost with the connection: its row may be there or not.
+func (wk *worker) lostInsert(err error, table string) {
+	if dialect.Classify(err) == dialect.ClassConnectionLost {
+		wk.w.addLostInsert(table)
+	}
+}
+
 // checkout puts two products in a new cart and orders them: the cart rows
 // as the shop writes them on "add to cart" (each its own statement), then
 // the order, its items and the stock in one transaction.
@@ -452,6 +460,7 @@ func (wk *worker) checkout(ctx context.Context) error {
 	}
 	cart, err := wk.insert(ctx, "checkout.cart", "INSERT INTO carts (session, created_at) VALUES (?, ?)", fmt.Sprintf("s%016x", wk.rng.Uint64()), now)
 	if err != nil {
+		wk.lostInsert(err, "carts")
 		return err
 	}
 	wk.committed.carts++
@@ -466,6 +475,7 @@ func (wk *worker) checkout(ctx context.Context) error {
 			return err
 		}
 		if _, err := wk.insert(ctx, "checkout.add", "INSERT INTO cart_items (cart_id, product_id, qty, price, added_at) VALUES (?, ?, 1, ?, ?)", cart, id, price, now); err != nil {
+			wk.lostInsert(err, "cart_items")
 			return err
 		}
 		wk.committed.cartItems++
@@ -504,6 +514,11 @@ func (wk *worker) checkout(ctx context.Context) error {
 		pending.qty++
 	}
 	if _, err := wk.conn.ExecContext(ctx, "COMMIT"); err != nil {
+		if dialect.Classify(err) == dialect.ClassConnectionLost {
+			// the server may have committed before the session went:
+			// Check looks for the order of this cart
+			wk.w.addLostCheckout(lostCheckout{cart: cart, pending: pending})
+		}
 		return fmt.Errorf("checkout: commit: %w", err)
 	}
 	wk.inTx = false
