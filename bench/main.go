@@ -39,6 +39,8 @@ type sample struct {
 	tps, qps   float64
 	queries    float64
 	srvCPU     float64 // seconds of the server's CPU during the run
+	srvSwitch  float64 // the server's context switches during the run
+	cliSwitch  float64 // the client process's context switches (getrusage)
 	cliWindow  float64 // shootout: its own CPU in the measured window
 	clientNote string
 }
@@ -79,9 +81,11 @@ func placeServer(pids []int) error {
 // the client's life: a client that sends more or costlier requests per
 // query shows here, not in its own CPU.
 func serverTimed(ctx context.Context, pids []int, name string, args ...string) (sample, string, error) {
-	before := metrics.ReadTree(pids).CPUSeconds
+	before := metrics.ReadTree(pids)
 	s, out, err := timed(ctx, name, args...)
-	s.srvCPU = metrics.ReadTree(pids).CPUSeconds - before
+	after := metrics.ReadTree(pids)
+	s.srvCPU = after.CPUSeconds - before.CPUSeconds
+	s.srvSwitch = float64(after.CtxSwitches - before.CtxSwitches)
 	return s, out, err
 }
 
@@ -266,8 +270,10 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 					return err
 				}
 				results[k].so = append(results[k].so, s)
-				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window\n", test, clients, i+1, results[k].sb[i].qps, s.qps,
-					results[k].sb[i].srvCPU/results[k].sb[i].queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6)
+				y := results[k].sb[i]
+				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n", test, clients, i+1, y.qps, s.qps,
+					y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
+					y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
 			}
 		}
 	}
@@ -291,6 +297,13 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 			p := results[key{test, clients}]
 			fmt.Printf("%-24s qps %s; client µs CPU/q %s\n", fmt.Sprintf("%s@%d", test, clients),
 				verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
+			// where the CPU per query goes when the tools share cores:
+			// a server that switches more per query pays in the kernel
+			sw := func(v func(sample) float64) string {
+				return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
+			}
+			fmt.Printf("%-24s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
+				sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
 		}
 	}
 	return nil
@@ -311,6 +324,7 @@ func timed(ctx context.Context, name string, args ...string) (sample, string, er
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			s.cpu = float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+			s.cliSwitch = float64(ru.Nvcsw + ru.Nivcsw)
 		}
 	}
 	return s, string(out), err
