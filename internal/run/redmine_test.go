@@ -137,25 +137,7 @@ func TestRedmineLostConnectionAbandonsTheCycle(t *testing.T) {
 	killed := make(chan int, 1)
 	f := runRedmineWith(t, "mariadb-innodb", nil, &Runner{duringRun: func(ctx context.Context, db *sql.DB) {
 		time.Sleep(1500 * time.Millisecond)
-		rows, err := db.QueryContext(ctx, "SELECT id FROM information_schema.processlist WHERE user = 'shootout' AND id <> CONNECTION_ID() AND command <> 'Daemon'")
-		if err != nil {
-			killed <- 0
-			return
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			rows.Scan(&id)
-			ids = append(ids, id)
-		}
-		rows.Close()
-		n := 0
-		for _, id := range ids {
-			if _, err := db.ExecContext(ctx, "KILL CONNECTION "+strconv.FormatInt(id, 10)); err == nil {
-				n++
-			}
-		}
-		killed <- n
+		killed <- killClientSessions(ctx, db, false)
 	}}, "", 2)
 	if n := <-killed; n < 2 {
 		t.Fatalf("killed %d client sessions, want both", n)
