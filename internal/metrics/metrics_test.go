@@ -83,6 +83,33 @@ func TestDirBytesIsAllocatedSpace(t *testing.T) {
 	if DirBytes("") != 0 {
 		t.Fatal("empty dir name")
 	}
+
+	// a sparse file counts what it holds; space reserved past a file's
+	// end (RocksDB's WAL) does not count
+	other := t.TempDir()
+	sparse, err := os.Create(filepath.Join(other, "sparse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse.WriteAt(b[:4096], 64<<20)
+	sparse.Close()
+	reserved, err := os.Create(filepath.Join(other, "wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved.Write(b[:100])
+	if err := syscall.Fallocate(int(reserved.Fd()), 1 /* FALLOC_FL_KEEP_SIZE */, 0, 8<<20); err != nil {
+		t.Skipf("this file system cannot reserve space: %v", err)
+	}
+	reserved.Close()
+	var st syscall.Stat_t
+	syscall.Stat(filepath.Join(other, "wal"), &st)
+	if st.Blocks*512 < 8<<20 {
+		t.Fatalf("fallocate reserved %d bytes, want 8 MiB: the test proves nothing", st.Blocks*512)
+	}
+	if got := DirBytes(other); got < 8<<10 || got > 64<<10 {
+		t.Fatalf("DirBytes = %d, want a few KiB: the sparse file's one block and the WAL's 100 bytes, not its 8-MiB reservation", got)
+	}
 }
 
 func TestSamplerReportsDeltas(t *testing.T) {
