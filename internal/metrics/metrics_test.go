@@ -99,6 +99,7 @@ func TestDirBytesIsAllocatedSpace(t *testing.T) {
 	}
 	reserved.Write(b[:100])
 	if err := syscall.Fallocate(int(reserved.Fd()), 1 /* FALLOC_FL_KEEP_SIZE */, 0, 8<<20); err != nil {
+		reserved.Close()
 		t.Skipf("this file system cannot reserve space: %v", err)
 	}
 	reserved.Close()

@@ -630,8 +630,16 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 			}
 			ss = append(ss, s)
 		}
+		caption := "The data directory after the run, settled (flushed and compacted) where the engine could settle; MiB (2^20 bytes), median over the cells of each dataset."
+		var all []*result.File
+		for _, g := range mine {
+			all = append(all, g.files...)
+		}
+		if note := memoryEngineSpaceNote(all); note != "" {
+			caption += " " + note + "."
+		}
 		out = append(out, figure{Heading: "Space on disk: " + w,
-			Caption: "The data directory after the run, settled (flushed and compacted) where the engine could settle; MiB (2^20 bytes), median over the cells of each dataset.",
+			Caption: caption,
 			Charts:  []*svgChart{barChart(fmt.Sprintf("space-%d", wi+1), cats, ss, "MiB", "%.1f", false)}, Table: tb})
 	}
 	return out

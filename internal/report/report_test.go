@@ -277,3 +277,41 @@ func TestAPauseInsideAnOKCellIsNamed(t *testing.T) {
 		t.Fatal("the HTML report does not name the stall")
 	}
 }
+
+// TestMemoryEngineSpaceIsMarkedAsAllocated: a MEMORY table's size is what
+// the engine allocated, not what its rows take, and both reports say so
+// beside the figure; a table on any other engine gets no such note.
+func TestMemoryEngineSpaceIsMarkedAsAllocated(t *testing.T) {
+	spaced := func(target, engine string, bytes int64) *result.File {
+		f := cell(target, 4, "0", 2, "ok")
+		f.Target.Engine = engine
+		f.Space = result.Space{Bytes: 2 * bytes, SettledBytes: 2 * bytes, TableBytes: bytes}
+		return f
+	}
+	withMemory := []*result.File{spaced("mariadb-innodb", "innodb", 40<<20), spaced("mariadb-memory", "memory", 1<<30)}
+	without := []*result.File{spaced("mariadb-innodb", "innodb", 40<<20), spaced("mariadb-myisam", "myisam", 30<<20)}
+
+	var b bytes.Buffer
+	Terminal(&b, withMemory, "mariadb-innodb")
+	if out := b.String(); !strings.Contains(out, "1024.0") || !strings.Contains(out, "mariadb-memory: the MEMORY engine reports the blocks it allocated") {
+		t.Fatalf("no note beside MEMORY's space:\n%s", out)
+	}
+	b.Reset()
+	Terminal(&b, without, "mariadb-innodb")
+	if strings.Contains(b.String(), "MEMORY engine") {
+		t.Fatalf("a note without a MEMORY table:\n%s", b.String())
+	}
+
+	for _, c := range []struct {
+		files []*result.File
+		want  bool
+	}{{withMemory, true}, {without, false}} {
+		b.Reset()
+		if err := HTML(&b, &Page{Files: c.files, Baseline: "mariadb-innodb"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "mariadb-memory: the MEMORY engine reports the blocks it allocated"); got != c.want {
+			t.Errorf("HTML note present %v, want %v", got, c.want)
+		}
+	}
+}
