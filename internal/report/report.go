@@ -349,7 +349,7 @@ func memoryEngineSpaceNote(files []*result.File) string {
 	if len(targets) == 0 {
 		return ""
 	}
-	return strings.Join(targets, ", ") + ": the MEMORY engine reports the blocks it allocated, sized from max_heap_table_size (the cell's memory budget), not what its rows take; its resident memory is in the cell's peak RSS"
+	return strings.Join(targets, ", ") + ": the MEMORY engine reports the blocks it allocated, sized from max_heap_table_size (on a server shootout started, the cell's memory budget), not what its rows take; its resident memory is in the cell's peak RSS"
 }
 
 // slowestStatements sums each target's statement timings over all its
