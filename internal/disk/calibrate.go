@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"shootout/internal/fio"
+	"shootout/internal/metrics"
 )
 
 // Tolerance is how far a measured figure may be from the model's own
@@ -28,6 +29,42 @@ type Figure struct {
 	Late     float64 `json:"late_share"`                      // commands answered after the model's time
 	Alone    float64 `json:"mechanism_alone_per_s,omitempty"` // with the model off, when the figure is off
 	Why      string  `json:"why,omitempty"`
+	// Host is what the hypervisor and other processes took of the CPUs
+	// while fio ran: the mechanism answers through the scheduler, so a
+	// busy host makes every answer late by its wake-ups (two busy loops
+	// beside fsync_4k put cloud at 0.72-0.81 of the model here)
+	Host metrics.HostLoad `json:"host"`
+}
+
+// BusyHost is the share of the CPUs taken by others above which a figure
+// that is off says the host was busy: the figure says more about the
+// machine than about the model, and calibrate should be run again.
+const BusyHost = 0.05
+
+// HostWasBusy is true when others took more than BusyHost of the CPUs
+// while the figure was measured.
+func (f Figure) HostWasBusy() bool { return f.Host.Busy() > BusyHost }
+
+// Verdict is what calibrate prints beside the figure, and whether the
+// model is off: a figure beyond this machine's mechanism is not the
+// model's; one measured on a busy host is, but says to measure again.
+func (f Figure) Verdict() (string, bool) {
+	switch {
+	case f.OK:
+		return "ok", false
+	case f.Why != "":
+		return f.Why, false
+	}
+	v := fmt.Sprintf("OFF by more than %.0f%%", Tolerance*100)
+	if f.HostWasBusy() {
+		v += "; the host was busy (" + f.HostLine() + "): run calibrate again when it is quiet"
+	}
+	return v, true
+}
+
+// HostLine says what the host took while the figure was measured.
+func (f Figure) HostLine() string {
+	return fmt.Sprintf("steal %.0f%%, other processes %.0f%% of the CPUs", f.Host.Steal*100, f.Host.Others*100)
 }
 
 // Headroom: a figure that is off is put down to the mechanism (this
@@ -101,11 +138,12 @@ func Calibrate(spec Spec, seconds int, patterns []Pattern, progress func(Pattern
 			return nil, fmt.Errorf("%s: %w", p.Name, err)
 		}
 		late0, cmds0 := d.dev.late.Load(), d.dev.commands()
+		host0 := metrics.SampleHost()
 		got, err := fioRate(d.Loop, p, seconds)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Name, err)
 		}
-		f := Figure{Pattern: p.Name, Model: want, Measured: got, Ratio: got / want}
+		f := Figure{Pattern: p.Name, Model: want, Measured: got, Ratio: got / want, Host: metrics.SampleHost().Since(host0)}
 		f.OK = math.Abs(f.Ratio-1) <= Tolerance
 		if n := d.dev.commands() - cmds0; n > 0 {
 			f.Late = float64(d.dev.late.Load()-late0) / float64(n)

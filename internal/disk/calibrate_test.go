@@ -1,6 +1,7 @@
 package disk
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,26 +38,54 @@ func TestModelsMatchTheirFigures(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, f := range c.Figures {
-				t.Logf("%-6s %-18s model %9.1f/s measured %9.1f/s ratio %.2f late %.0f%% %s", m, f.Pattern, f.Model, f.Measured, f.Ratio, f.Late*100, f.Why)
-				if !f.OK && (m != "ssd" || f.Why == "") {
-					// once more on a fresh disk: this VM's host takes
-					// bursts of its time (13% while it was busy on
-					// 2026-11-27), and a burst during one pattern's four
-					// seconds is not the model's error; twice off is
+				logFigure(t, m, f, "")
+				// the mechanism answers through the scheduler, so a figure
+				// measured while the host was busy (this VM's host took
+				// 13% of its time on 2026-11-27; two busy loops here put
+				// cloud fsync_4k at 0.72-0.81) says more about the host
+				// than the model: such a figure is measured again on a
+				// fresh disk, and so is one that is off on a quiet host,
+				// once, as a burst can fall between two samples
+				quietMisses := 0
+				for try := 1; ; try++ {
+					if missed(m, f) && !f.HostWasBusy() {
+						quietMisses++
+					}
+					if !missed(m, f) || quietMisses == 2 || try > retries {
+						break
+					}
 					again, err := Calibrate(s, 4, Patterns[i:i+1], nil, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
 					f = again.Figures[0]
-					t.Logf("%-6s %-18s model %9.1f/s measured %9.1f/s ratio %.2f late %.0f%% %s (again)", m, f.Pattern, f.Model, f.Measured, f.Ratio, f.Late*100, f.Why)
+					logFigure(t, m, f, fmt.Sprintf("(again, %d)", try))
 				}
-				if !f.OK && (m != "ssd" || f.Why == "") {
-					t.Errorf("%s %s: measured %.1f/s, the model gives %.1f/s (%.0f%% off, more than %.0f%%), twice", m, f.Pattern, f.Measured, f.Model, (f.Ratio-1)*100, Tolerance*100)
+				switch {
+				case !missed(m, f):
+				case quietMisses < 2:
+					// every measurement but at most one was on a busy
+					// host: nothing can be said of the model here
+					t.Logf("%s %s: inconclusive, off %d times, all but %d of them on a busy host (the last: %s)", m, f.Pattern, retries+1, quietMisses, f.HostLine())
+				default:
+					t.Errorf("%s %s: measured %.1f/s, the model gives %.1f/s (%.0f%% off, more than %.0f%%) on a quiet host twice (the last: %s)", m, f.Pattern, f.Measured, f.Model, (f.Ratio-1)*100, Tolerance*100, f.HostLine())
 				}
 			}
 			t.Logf("%s: mechanism round trip by idle time %s", m, c.OverheadByIdle)
 		})
 	}
+}
+
+// retries is how often a figure that is off is measured again.
+const retries = 3
+
+// missed is true for a figure off the model that the model must answer
+// for: on the ssd one beyond this machine's mechanism is not.
+func missed(model string, f Figure) bool { return !f.OK && (model != "ssd" || f.Why == "") }
+
+func logFigure(t *testing.T, model string, f Figure, note string) {
+	t.Helper()
+	t.Logf("%-6s %-18s model %9.1f/s measured %9.1f/s ratio %.2f late %.0f%% host steal %.0f%% others %.0f%% %s %s", model, f.Pattern, f.Model, f.Measured, f.Ratio, f.Late*100, f.Host.Steal*100, f.Host.Others*100, f.Why, note)
 }
 
 // TestChildrenDoNotInheritTheDisk: a process shootout starts must not

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"shootout/internal/metrics"
 )
 
 // documented are the figures docs/disks.md gives for each model (per
@@ -99,5 +101,25 @@ func TestRandomIOPSIsTheQD16Figure(t *testing.T) {
 		if got := s.RandomIOPS(); got < want*9/10 || got > want*11/10 {
 			t.Errorf("%s: RandomIOPS %d, documented %d", model, got, want)
 		}
+	}
+}
+
+// TestVerdictSaysTheHostWasBusy: a figure off on a busy host is still off,
+// and says so; one beyond the machine is not the model's.
+func TestVerdictSaysTheHostWasBusy(t *testing.T) {
+	busy := Figure{Ratio: 0.7, Host: metrics.HostLoad{Steal: 0.04, Others: 0.03}}
+	if v, off := busy.Verdict(); !off || !strings.Contains(v, "the host was busy (steal 4%, other processes 3% of the CPUs)") {
+		t.Errorf("busy host: %q off=%v", v, off)
+	}
+	quiet := Figure{Ratio: 0.7, Host: metrics.HostLoad{Steal: 0.02, Others: 0.02}}
+	if v, off := quiet.Verdict(); !off || strings.Contains(v, "busy") {
+		t.Errorf("quiet host: %q off=%v", v, off)
+	}
+	beyond := Figure{Ratio: 0.7, Why: "beyond this machine"}
+	if v, off := beyond.Verdict(); off || v != "beyond this machine" {
+		t.Errorf("beyond the machine: %q off=%v", v, off)
+	}
+	if v, off := (Figure{OK: true, Host: busy.Host}).Verdict(); off || v != "ok" {
+		t.Errorf("ok: %q off=%v", v, off)
 	}
 }

@@ -75,13 +75,7 @@ type procUsage struct {
 
 func readProc(pid int) procUsage {
 	var p procUsage
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return p
-	}
-	// the command name may hold spaces: fields start after the last ')'
-	s := string(stat)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	f := statFields(strconv.Itoa(pid))
 	if len(f) < 22 {
 		return p
 	}
@@ -159,12 +153,7 @@ func treePIDs(roots []int) []int {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		f := statFields(e.Name())
 		if len(f) > 1 {
 			ppid, _ := strconv.Atoi(f[1])
 			children[ppid] = append(children[ppid], pid)
@@ -184,6 +173,18 @@ func treePIDs(roots []int) []int {
 		queue = append(queue, children[pid]...)
 	}
 	return out
+}
+
+// statFields are the fields of /proc/PID/stat after the command name
+// (which may hold spaces): [0] the state, [1] the parent, [6] the flags,
+// [11] and [12] user and system time. None when the process is gone.
+func statFields(pid string) []string {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return nil
+	}
+	s := string(stat)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
 }
 
 // LoadAvg1 is the one-minute load average.
