@@ -256,6 +256,7 @@ type Sampler struct {
 	endSelf    float64
 	peakRSS    int64
 	maxLoad    float64
+	host       HostSample
 	stop       context.CancelFunc
 	wg         sync.WaitGroup
 	mu         sync.Mutex
@@ -265,6 +266,7 @@ type Sampler struct {
 func Start(pids []int, every time.Duration) *Sampler {
 	s := &Sampler{pids: pids, own: embeddedIn(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1()}
 	s.start = readUsage(pids, s.own)
+	s.host = SampleHost()
 	s.peakRSS = s.start.RSSBytes
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
@@ -304,12 +306,17 @@ type Report struct {
 	ClientCPUSeconds float64
 	CtxSwitches      int64
 	Measured         bool // false when the server's processes are unknown
+	// Host is what the hypervisor and processes outside shootout's tree
+	// took of the CPUs during the run; for an external server, whose
+	// processes are not in the tree, Others includes the server's own CPU
+	Host HostLoad
 }
 
 // Stop takes the last reading.
 func (s *Sampler) Stop() Report {
 	s.end = readUsage(s.pids, s.own)
 	s.endSelf = SelfCPU()
+	host := SampleHost().Since(s.host)
 	s.stop()
 	s.wg.Wait()
 	s.mu.Lock()
@@ -329,6 +336,7 @@ func (s *Sampler) Stop() Report {
 		ClientCPUSeconds: s.endSelf - s.startSelf,
 		CtxSwitches:      s.end.CtxSwitches - s.start.CtxSwitches,
 		Measured:         len(s.pids) > 0 && s.end.Processes > 0,
+		Host:             host,
 	}
 }
 

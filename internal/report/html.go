@@ -459,9 +459,14 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 			Charts:  []*svgChart{wa}})
 	}
 	costFig := figure{Heading: "Throughput and cost, per cell", Table: costTable(g, targets)}
+	var caption []string
 	if paused := pausedCells(g.files); len(paused) > 0 {
-		costFig.Caption = "Paused: " + strings.Join(paused, "; ") + "."
+		caption = append(caption, "Paused: "+strings.Join(paused, "; ")+".")
 	}
+	if busy := busyHostCells(g.files); len(busy) > 0 {
+		caption = append(caption, "Host busy: "+strings.Join(busy, "; ")+".")
+	}
+	costFig.Caption = strings.Join(caption, " ")
 	cost.Figures = append(cost.Figures, costFig)
 
 	vg.Sections = []section{mean, pct, tput, cost}

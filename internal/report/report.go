@@ -111,6 +111,9 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		for _, p := range pausedCells(g.files) {
 			fmt.Fprintf(w, "  paused: %s\n", p)
 		}
+		for _, b := range busyHostCells(g.files) {
+			fmt.Fprintf(w, "  host busy: %s\n", b)
+		}
 	}
 	spaceTable(w, files)
 	statementTable(w, files)
@@ -426,6 +429,27 @@ func pausedCells(files []*result.File) []string {
 		}
 		out = append(out, fmt.Sprintf("%s %s repeat %d: no operation finished for %.1f s from %.1f s into the run (median operation %.3g ms)",
 			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, t.LongestPauseS, t.PauseFromS, t.Latency.P50Ms))
+	}
+	return out
+}
+
+// busyHostCells says which cells ran while the hypervisor or processes
+// outside shootout took more than result.BusyHostShare of the CPUs: their
+// times are slower than the machine's own, and a difference that rests on
+// them may be the host's.
+func busyHostCells(files []*result.File) []string {
+	var out []string
+	for _, f := range files {
+		h := f.Server.Host
+		if !f.OK() || h.Busy() <= result.BusyHostShare {
+			continue
+		}
+		others := "other processes not known (external server)"
+		if h.OtherProcessesShare != nil {
+			others = fmt.Sprintf("other processes %.0f%%", *h.OtherProcessesShare*100)
+		}
+		out = append(out, fmt.Sprintf("%s %s repeat %d: others took %.0f%% of the CPUs during the run (steal %.0f%%, %s)",
+			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, h.Busy()*100, h.StealShare*100, others))
 	}
 	return out
 }

@@ -315,3 +315,38 @@ func TestMemoryEngineSpaceIsMarkedAsAllocated(t *testing.T) {
 		}
 	}
 }
+
+// A cell that ran while the host took more than 5% of the CPUs is named
+// under its table, in both reports; one on a quiet host is not, and an
+// external server's cell says its others are not known.
+func TestABusyHostIsNamed(t *testing.T) {
+	busy := cell("mariadb-innodb", 13, "0", 30, "ok")
+	others := 0.03
+	busy.Server.Host = &result.Host{StealShare: 0.22, OtherProcessesShare: &others}
+	quiet := cell("postgres", 13, "0", 30, "ok")
+	little := 0.01
+	quiet.Server.Host = &result.Host{StealShare: 0.02, OtherProcessesShare: &little}
+	external := cell("sqlite", 13, "0", 30, "ok")
+	external.Server.Host = &result.Host{StealShare: 0.08}
+	var b bytes.Buffer
+	Terminal(&b, []*result.File{busy, quiet, external}, "mariadb-innodb")
+	out := b.String()
+	for _, want := range []string{
+		"host busy: mariadb-innodb 13/0 repeat 1: others took 25% of the CPUs during the run (steal 22%, other processes 3%)",
+		"host busy: sqlite 13/0 repeat 1: others took 8% of the CPUs during the run (steal 8%, other processes not known (external server))",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "host busy: postgres") {
+		t.Errorf("a host that took 3%% is not busy:\n%s", out)
+	}
+	var h bytes.Buffer
+	if err := HTML(&h, &Page{Files: []*result.File{busy, quiet}, Baseline: "mariadb-innodb"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "Host busy: mariadb-innodb 13/0 repeat 1: others took 25%") {
+		t.Error("the HTML report does not name the busy host")
+	}
+}

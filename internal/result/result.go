@@ -138,6 +138,33 @@ type Throughput struct {
 	PauseFromS    float64 `json:"pause_from_s,omitempty"`
 }
 
+// Host is the share of all CPUs' time during the run that went to the
+// hypervisor (steal, from /proc/stat) and to processes outside
+// shootout's tree (other processes); nil in results from before it was
+// recorded. A busy host makes a cell slower than the machine's own.
+type Host struct {
+	StealShare float64 `json:"steal_share"`
+	// OtherProcessesShare is nil for an external server, whose own CPU
+	// would count: its processes are not shootout's
+	OtherProcessesShare *float64 `json:"other_processes_share,omitempty"`
+}
+
+// BusyHostShare is the share of the CPUs others may take before a cell's
+// report says the host was busy.
+const BusyHostShare = 0.05
+
+// Busy is the share others took, what is known of it.
+func (h *Host) Busy() float64 {
+	if h == nil {
+		return 0
+	}
+	b := h.StealShare
+	if h.OtherProcessesShare != nil {
+		b += *h.OtherProcessesShare
+	}
+	return b
+}
+
 // Server is what the server process tree cost during the run.
 type Server struct {
 	Measured        bool    `json:"measured"`
@@ -177,6 +204,8 @@ type Server struct {
 	// flush, SQLite's WAL checkpoint): its bytes are in WriteBytes, so
 	// engines that defer writes are counted like those that do not.
 	WriteBackS float64 `json:"writeback_s"`
+	// Host is what this machine's CPUs gave to others during the run.
+	Host *Host `json:"host,omitempty"`
 	// InMemory is the proof, for a workload that must read from memory
 	// (kv), that the window read nothing from disk; nil for the others.
 	InMemory *InMemory `json:"in_memory,omitempty"`

@@ -143,6 +143,11 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 		ReadBytesPerOp: per(float64(u.ServerReadBytes)), WriteBytesPerOp: per(float64(u.ServerWriteBytes)),
 		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg,
 		ContextSwitches: u.CtxSwitches, ContextSwitchesPerOp: per(float64(u.CtxSwitches))}
+	f.Server.Host = &result.Host{StealShare: u.Host.Steal}
+	if u.Measured {
+		others := u.Host.Others
+		f.Server.Host.OtherProcessesShare = &others
+	}
 	switch {
 	case !u.Measured:
 		f.Server.Note = "server processes unknown (external server): only the load average is measured"
