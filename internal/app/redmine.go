@@ -11,7 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -189,19 +189,48 @@ func (r *Redmine) Migrate(ctx context.Context) error {
 const migrateLimit = 10 * time.Minute
 
 // Start serves the instance with puma on a free loopback port and waits
-// until it answers.
+// until it answers. Another program may take the port between the probe
+// and puma's bind: then puma says so and exits, and another port is
+// tried, as the targets do.
 func (r *Redmine) Start(ctx context.Context) error {
-	port, err := freePort()
-	if err != nil {
-		return err
-	}
 	workers := max(r.opt.Workers, 1)
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return fmt.Errorf("find a free port for puma: %w", err)
+		}
+		err = r.startOn(ctx, port, workers)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, errPortTaken) || attempt == 3 {
+			return err
+		}
+	}
+	if v, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "redmine").Output(); err == nil {
+		r.Version = "redmine " + strings.TrimSpace(string(v)) + ", puma " + strconv.Itoa(workers) + " workers"
+	}
+	return nil
+}
+
+// errPortTaken is puma's bind failing on a port taken since the probe.
+var errPortTaken = errors.New("the port was taken before puma could bind it")
+
+// startOn starts puma on port and waits until it has bound the port
+// itself (its log says so: an answer from the port alone could come from
+// whoever took it) and answers there.
+func (r *Redmine) startOn(ctx context.Context, port, workers int) error {
 	logPath := filepath.Join(r.opt.WorkDir, "puma.log")
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
+	// this try's lines start here: an earlier try's log stays above them
+	from, err := out.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command("bundle", "exec", "puma", "-b", fmt.Sprintf("tcp://127.0.0.1:%d", port),
 		"-w", strconv.Itoa(workers), "-t", "1:1", "-e", "production", "config.ru")
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
@@ -216,21 +245,29 @@ func (r *Redmine) Start(ctx context.Context) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start puma: %w", err)
 	}
-	r.cmd, r.exited = cmd, make(chan struct{})
-	go func() { cmd.Wait(); close(r.exited) }()
+	exited := make(chan struct{})
+	r.cmd, r.exited = cmd, exited
+	go func() { cmd.Wait(); close(exited) }()
 	r.URL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	listening := "Listening on " + r.URL
 	deadline := time.Now().Add(3 * time.Minute)
 	client := &http.Client{Timeout: 5 * time.Second}
 	for {
-		resp, err := client.Get(r.URL + "/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode < 500 {
-				break
+		if strings.Contains(logSince(logPath, from), listening) {
+			resp, err := client.Get(r.URL + "/")
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode < 500 {
+					return nil
+				}
 			}
 		}
 		select {
-		case <-r.exited:
+		case <-exited:
+			r.cmd = nil
+			if strings.Contains(logSince(logPath, from), "Address already in use") {
+				return fmt.Errorf("puma on 127.0.0.1:%d: %w", port, errPortTaken)
+			}
 			return fmt.Errorf("puma exited while starting: %s", lastLines(logPath, 8))
 		case <-ctx.Done():
 			r.Stop()
@@ -242,10 +279,20 @@ func (r *Redmine) Start(ctx context.Context) error {
 			return fmt.Errorf("Redmine did not answer on %s within 3 minutes: %s", r.URL, lastLines(logPath, 8))
 		}
 	}
-	if v, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "redmine").Output(); err == nil {
-		r.Version = "redmine " + strings.TrimSpace(string(v)) + ", puma " + strconv.Itoa(workers) + " workers"
+}
+
+// logSince is what a log holds from offset on ("" if it cannot be read).
+func logSince(path string, offset int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
 	}
-	return nil
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+	return string(b)
 }
 
 // LogErrors are the exceptions Redmine logged (its production.log), each
@@ -351,14 +398,8 @@ func Sweep() []string {
 	return removed
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+// freePort is the targets' loopback port probe; a test replaces it.
+var freePort = target.FreeLoopbackPort
 
 func lastLines(path string, n int) string {
 	f, err := os.Open(path)

@@ -248,9 +248,14 @@ func password() string {
 	return hex.EncodeToString(b)
 }
 
-// freePort asks the kernel for a free loopback port; a variable, so a test
-// can hand out one that is taken.
-var freePort = func() (int, error) {
+// freePort is FreeLoopbackPort; a variable, so a test can hand out one
+// that is taken.
+var freePort = FreeLoopbackPort
+
+// FreeLoopbackPort asks the kernel for a free loopback port. It is free
+// when asked; whoever binds it next must retry on "address already in
+// use", as the servers here do.
+func FreeLoopbackPort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
