@@ -90,6 +90,19 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 			}
 		}
 		tw.Flush()
+		var busyA, busyB []*result.File
+		for _, k := range comparable {
+			busyA, busyB = append(busyA, ga[k]...), append(busyB, gb[k]...)
+		}
+		if la, lb := busyHostCells(busyA), busyHostCells(busyB); len(la)+len(lb) > 0 {
+			fmt.Fprintf(w, "repeats that ran while others took more than %.0f%% of the CPUs: slower than this machine's own, so a change that rests on them may be the host's\n", result.BusyHostShare*100)
+			for _, l := range la {
+				fmt.Fprintf(w, "  A: %s\n", l)
+			}
+			for _, l := range lb {
+				fmt.Fprintf(w, "  B: %s\n", l)
+			}
+		}
 	}
 	if len(refused) > 0 {
 		fmt.Fprintf(w, "%d cell(s) not compared: their conditions differ, so they did not measure the same thing\n%s\n", len(refused), strings.Join(refused, "\n"))

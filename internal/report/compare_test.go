@@ -96,3 +96,23 @@ func TestCompareLeavesUnmeasuredFiguresOut(t *testing.T) {
 		t.Fatalf("server CPU was not measured (external server) and must not be compared as 0:\n%s", out.String())
 	}
 }
+
+// A repeat that ran while the host was busy is named under the
+// comparison, with the run it belongs to; quiet repeats are not.
+func TestCompareNamesRepeatsOnABusyHost(t *testing.T) {
+	a := repeats("x", 100, 102, 98, 101, 99)
+	b := repeats("x", 80, 81, 79, 82, 78)
+	others := 0.30
+	b[2].Server.Host = &result.Host{StealShare: 0.02, OtherProcessesShare: &others}
+	little := 0.01
+	a[0].Server.Host = &result.Host{StealShare: 0.01, OtherProcessesShare: &little}
+	var out bytes.Buffer
+	Compare(&out, a, b, 0.05)
+	want := "  B: t 0/ repeat 3: others took 32% of the CPUs during the run (steal 2%, other processes 30%)"
+	if !strings.Contains(out.String(), want) {
+		t.Fatalf("missing %q:\n%s", want, out.String())
+	}
+	if strings.Contains(out.String(), "  A: ") {
+		t.Fatalf("a quiet repeat named:\n%s", out.String())
+	}
+}
