@@ -36,14 +36,10 @@ type Figure struct {
 	Host metrics.HostLoad `json:"host"`
 }
 
-// BusyHost is the share of the CPUs taken by others above which a figure
-// that is off says the host was busy: the figure says more about the
-// machine than about the model, and calibrate should be run again.
-const BusyHost = 0.05
-
-// HostWasBusy is true when others took more than BusyHost of the CPUs
-// while the figure was measured.
-func (f Figure) HostWasBusy() bool { return f.Host.Busy() > BusyHost }
+// HostWasBusy is true when others took more than metrics.BusyHostShare
+// of the CPUs while the figure was measured: a figure that is off then
+// says more about the machine than about the model.
+func (f Figure) HostWasBusy() bool { return f.Host.Busy() > metrics.BusyHostShare }
 
 // Verdict is what calibrate prints beside the figure, and whether the
 // model is off: a figure beyond this machine's mechanism is not the

@@ -78,10 +78,19 @@ func (h HostSample) Since(earlier HostSample) HostLoad {
 	}
 	var others float64
 	for pid, cpu := range h.others {
-		others += cpu - earlier.others[pid]
+		if d := cpu - earlier.others[pid]; d >= 0 {
+			others += d
+		} else {
+			others += cpu // the PID was reused by a process that started in between
+		}
 	}
 	return HostLoad{Steal: max(h.steal-earlier.steal, 0) / elapsed, Others: max(others, 0) / elapsed}
 }
 
 // Busy is the share the caller did not get to use.
 func (l HostLoad) Busy() float64 { return l.Steal + l.Others }
+
+// BusyHostShare is the share of the CPUs others may take before a figure
+// measured meanwhile is said to have run on a busy host: calibrate's
+// verdict, a cell's "host busy" line, compare's list of repeats.
+const BusyHostShare = 0.05

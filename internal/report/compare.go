@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"shootout/internal/metrics"
 	"shootout/internal/result"
 	"shootout/internal/stats"
 )
@@ -95,7 +96,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 			busyA, busyB = append(busyA, ga[k]...), append(busyB, gb[k]...)
 		}
 		if la, lb := busyHostCells(busyA), busyHostCells(busyB); len(la)+len(lb) > 0 {
-			fmt.Fprintf(w, "repeats that ran while others took more than %.0f%% of the CPUs: slower than this machine's own, so a change that rests on them may be the host's\n", result.BusyHostShare*100)
+			fmt.Fprintf(w, "repeats that ran while others took more than %.0f%% of the CPUs: slower than this machine's own, so a change that rests on them may be the host's\n", metrics.BusyHostShare*100)
 			for _, l := range la {
 				fmt.Fprintf(w, "  A: %s\n", l)
 			}

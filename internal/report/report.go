@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"shootout/internal/metrics"
 	"shootout/internal/result"
 	"shootout/internal/stats"
 )
@@ -434,14 +435,14 @@ func pausedCells(files []*result.File) []string {
 }
 
 // busyHostCells says which cells ran while the hypervisor or processes
-// outside shootout took more than result.BusyHostShare of the CPUs: their
+// outside shootout took more than metrics.BusyHostShare of the CPUs: their
 // times are slower than the machine's own, and a difference that rests on
 // them may be the host's.
 func busyHostCells(files []*result.File) []string {
 	var out []string
 	for _, f := range files {
 		h := f.Server.Host
-		if !f.OK() || h.Busy() <= result.BusyHostShare {
+		if !f.OK() || h.Busy() <= metrics.BusyHostShare {
 			continue
 		}
 		others := "other processes not known (external server)"

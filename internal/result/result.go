@@ -149,10 +149,6 @@ type Host struct {
 	OtherProcessesShare *float64 `json:"other_processes_share,omitempty"`
 }
 
-// BusyHostShare is the share of the CPUs others may take before a cell's
-// report says the host was busy.
-const BusyHostShare = 0.05
-
 // Busy is the share others took, what is known of it.
 func (h *Host) Busy() float64 {
 	if h == nil {
