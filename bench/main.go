@@ -243,12 +243,23 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 	type key struct {
 		test    string
 		clients int
+		client  string // shootout's: go, or libmariadb (a loop in C per client)
+	}
+	// oltp_point_select also runs with client=libmariadb, paired with the
+	// same sysbench runs: the C loop is what meets sysbench with nothing
+	// placed (BENCHMARKS.md)
+	clientsOf := func(test string) []string {
+		if test == "oltp_point_select" {
+			return []string{"go", "libmariadb"}
+		}
+		return []string{"go"}
 	}
 	results := map[key]*pair{}
 	for _, clients := range clientCounts {
 		for _, test := range tests {
-			k := key{test, clients}
-			results[k] = &pair{}
+			for _, client := range clientsOf(test) {
+				results[key{test, clients, client}] = &pair{}
+			}
 			for i := 0; i < repeats; i++ {
 				args := append([]string{test}, sb...)
 				args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
@@ -259,51 +270,68 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 				if err := parseSysbench(out, &s); err != nil {
 					return err
 				}
-				results[k].sb = append(results[k].sb, s)
-				outDir := filepath.Join(work, fmt.Sprintf("%s-%d-%d", test, clients, i))
-				s, out, err = serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
-					"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--out", outDir)
-				if err != nil {
-					return fmt.Errorf("shootout %s: %v\n%s", test, err, out)
+				y := s
+				for _, client := range clientsOf(test) {
+					k := key{test, clients, client}
+					results[k].sb = append(results[k].sb, y)
+					outDir := filepath.Join(work, fmt.Sprintf("%s-%d-%s-%d", test, clients, client, i))
+					s, out, err = serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
+						"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--param", "client="+client, "--out", outDir)
+					if err != nil {
+						return fmt.Errorf("shootout %s client=%s: %v\n%s", test, client, err, out)
+					}
+					if err := readShootout(outDir, &s); err != nil {
+						return err
+					}
+					results[k].so = append(results[k].so, s)
+					fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n", test, clients, i+1, y.qps, client, s.qps,
+						y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
+						y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
 				}
-				if err := readShootout(outDir, &s); err != nil {
-					return err
-				}
-				results[k].so = append(results[k].so, s)
-				y := results[k].sb[i]
-				fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n", test, clients, i+1, y.qps, s.qps,
-					y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
-					y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
 			}
 		}
 	}
-	fmt.Printf("\n%-24s %12s %12s %7s %12s %12s %7s %16s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q", "server µs CPU/q")
+	// a row's name: the test, its clients, and shootout's client when it
+	// is not the Go driver
+	rowName := func(k key) string {
+		if k.client == "go" {
+			return fmt.Sprintf("%s@%d", k.test, k.clients)
+		}
+		return fmt.Sprintf("%s@%d %s", k.test, k.clients, k.client)
+	}
+	fmt.Printf("\n%-34s %12s %12s %7s %12s %12s %7s %16s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q", "server µs CPU/q")
 	for _, clients := range clientCounts {
 		for _, test := range tests {
-			p := results[key{test, clients}]
-			f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
-			tps := func(s sample) float64 { return s.tps }
-			qps := func(s sample) float64 { return s.qps }
-			cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
-			srv := func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }
-			fmt.Printf("%-24s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f %16s\n", fmt.Sprintf("%s@%d", test, clients),
-				f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
-				f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
+			for _, client := range clientsOf(test) {
+				k := key{test, clients, client}
+				p := results[k]
+				f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
+				tps := func(s sample) float64 { return s.tps }
+				qps := func(s sample) float64 { return s.qps }
+				cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
+				srv := func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }
+				fmt.Printf("%-34s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f %16s\n", rowName(k),
+					f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
+					f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
+			}
 		}
 	}
 	fmt.Printf("\nshootout against sysbench over the %d runs of each (~: within the noise, as shootout compare says it)\n", repeats)
 	for _, clients := range clientCounts {
 		for _, test := range tests {
-			p := results[key{test, clients}]
-			fmt.Printf("%-24s qps %s; client µs CPU/q %s\n", fmt.Sprintf("%s@%d", test, clients),
-				verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
-			// where the CPU per query goes when the tools share cores:
-			// a server that switches more per query pays in the kernel
-			sw := func(v func(sample) float64) string {
-				return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
+			for _, client := range clientsOf(test) {
+				k := key{test, clients, client}
+				p := results[k]
+				fmt.Printf("%-34s qps %s; client µs CPU/q %s\n", rowName(k),
+					verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
+				// where the CPU per query goes when the tools share cores:
+				// a server that switches more per query pays in the kernel
+				sw := func(v func(sample) float64) string {
+					return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
+				}
+				fmt.Printf("%-34s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
+					sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
 			}
-			fmt.Printf("%-24s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
-				sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
 		}
 	}
 	return nil

@@ -191,6 +191,10 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 				keepCounters(w)
 				w.Close()
 			}()
+			if looping(cfg, w) {
+				w = runLoop(runCtx, cfg, id, cl, w, deadline, connect, keepCounters, fail)
+				return
+			}
 			var mine int64
 			for {
 				if runCtx.Err() != nil {
@@ -414,18 +418,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		// the server's stop ends it.
 		out, err := w.Do(opCtx)
 		if err == nil {
-			lat := time.Since(intended)
-			cl.mu.Lock()
-			if out.Op >= 0 && out.Op < len(cl.slice) {
-				cl.slice[out.Op].Record(lat)
-			}
-			cl.c.events++
-			cl.c.reads += int64(out.Reads)
-			cl.c.writes += int64(out.Writes)
-			cl.c.other += int64(out.Other)
-			cl.c.busyNs += int64(lat)
-			cl.slowest = max(cl.slowest, lat)
-			cl.mu.Unlock()
+			cl.Finished(out, time.Since(intended))
 			if rc, ok := w.(workload.Reconnecter); ok && rc.WantsReconnect() {
 				keep(w)
 				w.Close()
@@ -454,12 +447,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			abandon(w)
 			return w, false
 		}
-		class := dialect.Classify(err)
-		cl.mu.Lock()
-		cl.c.errors++
-		cl.c.byClass[class]++
-		cl.c.byOp[out.Op]++
-		cl.mu.Unlock()
+		class := cl.countError(err, out.Op)
 		switch {
 		case class == dialect.ClassConnectionLost:
 			// the session is gone with whatever the operation had not
@@ -467,22 +455,10 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			// that never saw its first half (a workload that spans
 			// several transactions records what it left unfinished)
 			abandon(w)
-			cl.mu.Lock()
-			cl.c.failedOps++
-			cl.mu.Unlock()
-			keep(w)
-			w.Close()
-			nw, cerr := reconnect(ctx, connect, id)
-			if cerr != nil {
-				if ctx.Err() == nil {
-					fail(fmt.Errorf("client %d lost its connection (%v) and could not reconnect: %w", id+1, err, cerr))
-				}
-				return nopWorker{}, false
+			var ok bool
+			if w, ok = cl.replaceLost(ctx, connect, id, w, err, keep, fail); !ok {
+				return w, false
 			}
-			w = nw
-			cl.mu.Lock()
-			cl.c.reconnects++
-			cl.mu.Unlock()
 		case restart(w, err, class):
 			w.Abort(opCtx)
 			attempts++
@@ -503,6 +479,114 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		}
 		began = time.Now()
 	}
+}
+
+// countError counts a failed attempt of operation op, by its class.
+func (cl *client) countError(err error, op int) dialect.ErrorClass {
+	class := dialect.Classify(err)
+	cl.mu.Lock()
+	cl.c.errors++
+	cl.c.byClass[class]++
+	cl.c.byOp[op]++
+	cl.mu.Unlock()
+	return class
+}
+
+// replaceLost gives up the operation whose connection was lost (err),
+// closes its worker and connects a new one; false when that failed and
+// the client must stop.
+func (cl *client) replaceLost(ctx context.Context, connect Connect, id int, w workload.Worker, err error,
+	keep func(workload.Worker), fail func(error)) (workload.Worker, bool) {
+	cl.mu.Lock()
+	cl.c.failedOps++
+	cl.mu.Unlock()
+	keep(w)
+	w.Close()
+	nw, cerr := reconnect(ctx, connect, id)
+	if cerr != nil {
+		if ctx.Err() == nil {
+			fail(fmt.Errorf("client %d lost its connection (%v) and could not reconnect: %w", id+1, err, cerr))
+		}
+		return nopWorker{}, false
+	}
+	cl.mu.Lock()
+	cl.c.reconnects++
+	cl.mu.Unlock()
+	return nw, true
+}
+
+// Finished counts one operation that succeeded and took lat (a
+// workload.LoopRecorder, for a loop outside Go, as for Do).
+func (cl *client) Finished(out workload.Outcome, lat time.Duration) {
+	cl.mu.Lock()
+	if out.Op >= 0 && out.Op < len(cl.slice) {
+		cl.slice[out.Op].Record(lat)
+	}
+	cl.c.events++
+	cl.c.reads += int64(out.Reads)
+	cl.c.writes += int64(out.Writes)
+	cl.c.other += int64(out.Other)
+	cl.c.busyNs += int64(lat)
+	cl.slowest = max(cl.slowest, lat)
+	cl.mu.Unlock()
+}
+
+// InFlight is when the operation a loop outside Go is waiting on began,
+// for the stall watch (0: none).
+func (cl *client) InFlight(since int64) { cl.opSince.Store(since) }
+
+// looping is whether the client's worker runs its operations in a loop of
+// its own: only a closed loop bounded by time, which is all such a loop
+// knows; counts and rates go through Do.
+func looping(cfg Config, w workload.Worker) bool {
+	_, ok := w.(workload.Looper)
+	return ok && cfg.Rate == 0 && cfg.Ops == 0 && cfg.Reps == 0 && cfg.Duration > 0
+}
+
+// runLoop runs a Looper's loop until the deadline or ctx, handling its
+// errors as runOne does Do's: a lost connection reconnects, an error the
+// workload restarts runs again (the loop starts with the failed
+// operation), any other ends the run. It returns the worker it ends with.
+func runLoop(ctx context.Context, cfg Config, id int, cl *client, w workload.Worker, deadline time.Time,
+	connect Connect, keep func(workload.Worker), fail func(error)) workload.Worker {
+	attempts := 0
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		lw, ok := w.(workload.Looper)
+		if !ok {
+			fail(fmt.Errorf("client %d: its new connection cannot run the loop its first did", id+1))
+			return w
+		}
+		out, err := lw.Loop(ctx, deadline, cl)
+		if err == nil {
+			attempts = 0
+			continue
+		}
+		if errors.Is(err, workload.ErrClientDone) || ctx.Err() != nil {
+			return w
+		}
+		class := cl.countError(err, out.Op)
+		switch {
+		case class == dialect.ClassConnectionLost:
+			var ok bool
+			if w, ok = cl.replaceLost(ctx, connect, id, w, err, keep, fail); !ok {
+				return w
+			}
+		case restart(w, err, class):
+			attempts++
+			if attempts > cfg.MaxRetries && !unlimited(w, err) {
+				// the loop cannot skip the operation: it starts with it
+				fail(fmt.Errorf("client %d: %w (failed %d times in a row)", id+1, err, attempts))
+				return w
+			}
+			cl.mu.Lock()
+			cl.c.retries++
+			cl.mu.Unlock()
+		default:
+			fail(fmt.Errorf("client %d: %w", id+1, err))
+			return w
+		}
+	}
+	return w
 }
 
 // stalled is the stall watch's verdict at now: an error naming the client

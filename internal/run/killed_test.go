@@ -54,12 +54,17 @@ func TestWritesLostToKilledSessionsKeepTheChecks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
-	for _, c := range []struct{ target, workload, dataset string }{
-		{"mariadb-innodb", "oltp_read_write", "5000"},
-		{"postgres", "oltp_read_write", "5000"},
-		{"mariadb-innodb", "shop", "1000"},
+	for _, c := range []struct {
+		target, workload, dataset string
+		params                    map[string]string
+	}{
+		{"mariadb-innodb", "oltp_read_write", "5000", nil},
+		{"postgres", "oltp_read_write", "5000", nil},
+		{"mariadb-innodb", "shop", "1000", nil},
+		// the clients' loops in C, outside the driver's Do
+		{"mariadb-innodb", "oltp_point_select", "5000", map[string]string{"client": "libmariadb"}},
 	} {
-		t.Run(c.target+"/"+c.workload, func(t *testing.T) {
+		t.Run(c.target+"/"+c.workload+"/"+c.params["client"], func(t *testing.T) {
 			requireTargets(t, c.target)
 			const rounds = 8
 			var killed, done atomic.Int64
@@ -75,7 +80,7 @@ func TestWritesLostToKilledSessionsKeepTheChecks(t *testing.T) {
 				}
 			}}
 			p := &plan.Plan{Name: "it", Targets: []string{c.target}, Workloads: []string{c.workload}, Datasets: []string{c.dataset},
-				Clients: []int{4}, Duration: "5s", Interval: "0s"}
+				Clients: []int{4}, Duration: "5s", Interval: "0s", Params: c.params}
 			f := runPlan(t, p, r, 1)[0]
 			if !f.OK() {
 				t.Fatalf("sessions ended under the clients must not fail the cell or its checks: %s; checks: %s", f.Status, strings.Join(f.Invariants.Checked, "; "))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
@@ -21,6 +22,7 @@ type External struct {
 	dsn     string // with the password: never printed or stored
 	display string // the URL with the password masked
 	via     string // how clients reach it: "tcp HOST" or "unix SOCKET"
+	conn    ConnInfo
 }
 
 func (e *External) transport() string { return e.via }
@@ -67,14 +69,18 @@ func ParseExternal(raw string) (Target, error) {
 		cfg := mysql.NewConfig()
 		cfg.User, cfg.Passwd, cfg.DBName = u.User.Username(), pass, db
 		cfg.InterpolateParams = true // as for the managed MariaDB (mariadb.go)
+		e.conn = ConnInfo{User: cfg.User, Password: pass, Database: db}
 		if socket != "" {
 			cfg.Net, cfg.Addr = "unix", socket
+			e.conn.Socket = socket
 		} else {
 			port := u.Port()
 			if port == "" {
 				port = "3306"
 			}
 			cfg.Net, cfg.Addr = "tcp", net.JoinHostPort(host, port)
+			e.conn.Host = host
+			e.conn.Port, _ = strconv.Atoi(port)
 		}
 		e.dsn = cfg.FormatDSN()
 	case "postgres", "postgresql":
@@ -171,9 +177,13 @@ func (e *External) scrub(err error) string {
 	return msg
 }
 
-func (x *externalInstance) Dialect() dialect.Dialect   { return x.e.Dialect() }
-func (x *externalInstance) DB() *sql.DB                { return x.db }
-func (x *externalInstance) PIDs() []int                { return nil }
+func (x *externalInstance) Dialect() dialect.Dialect { return x.e.Dialect() }
+func (x *externalInstance) DB() *sql.DB              { return x.db }
+func (x *externalInstance) PIDs() []int              { return nil }
+
+func (x *externalInstance) ClientConnInfo() (ConnInfo, bool) {
+	return x.e.conn, x.e.flavor == dialect.MySQL
+}
 func (x *externalInstance) DataDir() string            { return "" }
 func (x *externalInstance) Applied() map[string]string { return nil }
 

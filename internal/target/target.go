@@ -84,6 +84,15 @@ type ConnInfo struct {
 	Password string
 	Database string
 	Path     string // SQLite: the database file
+	Socket   string // a server given by a URL with ?socket=: its unix socket
+}
+
+// ClientAddressed is an external server that can say how a client of
+// its own (a C client) reaches it, as the URL gave it; ok is false for
+// one that cannot (PostgreSQL's URL goes to its driver whole). It is not
+// Connectable: an application server in the loop is for managed servers.
+type ClientAddressed interface {
+	ClientConnInfo() (info ConnInfo, ok bool)
 }
 
 // Connectable is an instance that can say how to reach it.

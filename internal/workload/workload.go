@@ -144,9 +144,20 @@ func Speaks(w Workload, p proto.Name, d dialect.Dialect) error {
 		return nw.Speaks(p, d)
 	}
 	if p == proto.SQL {
+		if dc, ok := w.(DialectChecker); ok {
+			return dc.SpeaksDialect(d)
+		}
 		return nil
 	}
 	return fmt.Errorf("workload %s speaks SQL only, not %s", w.Name(), p)
+}
+
+// DialectChecker is a SQL workload that, as configured, runs on some
+// servers only (oltp_point_select's client=libmariadb on MariaDB).
+type DialectChecker interface {
+	// SpeaksDialect is nil when the workload runs on d, else why not in
+	// a line that names the parameter to change.
+	SpeaksDialect(d dialect.Dialect) error
 }
 
 // Versioned is a workload whose definition has changed in ways that change
@@ -267,6 +278,47 @@ type ErrorPolicy interface {
 // so closes the worker and connects a new one, counted as a reconnect.
 type Reconnecter interface {
 	WantsReconnect() bool
+}
+
+// Looper is a Worker that can also run its operations in a loop of its
+// own, outside Go's scheduler (kv's and oltp_point_select's client=
+// libmariadb: a C thread per client). The driver runs a closed loop
+// bounded by time with Loop, and anything else (a rate, a count of
+// operations) with Do.
+type Looper interface {
+	Worker
+	// Loop runs operations until until, until ctx ends, or one fails:
+	// then its error is returned with the failed operation's Outcome,
+	// and the next Loop starts with that operation again. Each finished
+	// operation is told to rec as it is known.
+	Loop(ctx context.Context, until time.Time, rec LoopRecorder) (Outcome, error)
+}
+
+// LoopRecorder takes what a Looper's loop did.
+type LoopRecorder interface {
+	// Finished is one operation that succeeded and what it took.
+	Finished(out Outcome, took time.Duration)
+	// InFlight is when the operation the loop waits on began
+	// (UnixNano), 0 for none: the stall watch reads it.
+	InFlight(since int64)
+}
+
+// Server is how a client that connects by itself, outside database/sql
+// (a C client), reaches a managed SQL server.
+type Server struct {
+	Host     string
+	Port     int
+	Socket   string // a unix socket, in place of Host and Port
+	User     string
+	Password string
+	Database string
+}
+
+// ServerUser is a workload whose clients may connect by themselves: the
+// run tells it where the server is before they connect (ok false: the
+// server cannot say, as an external PostgreSQL given by URL).
+type ServerUser interface {
+	SetServer(s Server, ok bool)
 }
 
 // Abandoner is a Worker whose operation spans several transactions and can

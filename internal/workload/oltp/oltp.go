@@ -53,13 +53,18 @@ type Options struct {
 	Errors       string
 	RandType     string
 	LoadParallel int
+	// Client is what runs the clients' queries: "go" (the Go driver, on
+	// every server) or "libmariadb" (oltp_point_select on MariaDB: each
+	// client a loop in C on a thread of its own, as sysbench's; package
+	// cloop says why).
+	Client string
 }
 
 func defaults() Options {
 	return Options{
 		Tables: 1, PointSelects: 10, SimpleRanges: 1, SumRanges: 1, OrderRanges: 1, DistinctRanges: 1,
 		IndexUpdates: 1, NonIndexUpdates: 1, DeleteInserts: 1, RangeSize: 100,
-		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4, Errors: "sysbench",
+		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4, Errors: "sysbench", Client: "go",
 	}
 }
 
@@ -93,6 +98,9 @@ func init() {
 			if t.single == "point_select" {
 				o.PointSelects = 1 // sysbench's oltp_point_select runs one per event
 			}
+			if o.Client == clientC && t.single != "point_select" {
+				return nil, fmt.Errorf("%s: parameter client=%s runs oltp_point_select only (its loop in C reads by primary key); use client=go", t.name, clientC)
+			}
 			return &Workload{test: t, opt: o}, nil
 		})
 	}
@@ -116,7 +124,7 @@ func parse(params map[string]string) (Options, error) {
 	for k := range bools {
 		valid = append(valid, k)
 	}
-	valid = append(valid, "rand_type", "errors", "create_table_options")
+	valid = append(valid, "rand_type", "errors", "create_table_options", "client")
 	sort.Strings(valid)
 	for k, v := range params {
 		switch {
@@ -142,6 +150,11 @@ func parse(params map[string]string) (Options, error) {
 				return o, fmt.Errorf("parameter create_table_options=%q: table options only, no ';'", v)
 			}
 			o.CreateTableOptions = v
+		case k == "client":
+			if v != "go" && v != clientC {
+				return o, fmt.Errorf("parameter client=%q: want go (the Go driver) or %s (oltp_point_select on MariaDB: a loop in C per client, as sysbench's)", v, clientC)
+			}
+			o.Client = v
 		case k == "rand_type":
 			if v != "uniform" && v != "special" {
 				return o, fmt.Errorf("parameter rand_type=%q: want uniform or special", v)
@@ -169,6 +182,9 @@ type Workload struct {
 	insertSeq atomic.Uint32
 
 	mu sync.Mutex
+	// server is where client=libmariadb connects (SetServer)
+	server      workload.Server
+	serverKnown bool
 	// doubts are the writes of the run whose answer was lost with the
 	// connection (a KILL or a crash between the server's commit and the
 	// answer): each took effect whole or not at all, and Check accepts

@@ -1,0 +1,263 @@
+// Package cloop runs one client's point reads in a loop of C on a thread
+// of its own, through libmariadb's prepared statements, as sysbench does.
+//
+// Why: with 8 clients sharing 2 cores with the server, every client in Go
+// (the pure-Go driver, or libmariadb called from a goroutine) trailed
+// sysbench's point selects by 14-25%, while a C thread running the whole
+// loop tied with it (BENCHMARKS.md, "a client on libmariadb"): what costs
+// is Go's scheduler between the kernel's wake-up and the next query, not
+// the driver. So the loop runs without Go; Go only hands it the reads
+// (which ids, which statement, the row expected) and takes back what each
+// event took, through a ring in C memory, every few milliseconds.
+package cloop
+
+/*
+#cgo CFLAGS: -I/usr/include/mariadb -O2
+#cgo LDFLAGS: -lmariadb -lpthread
+#include "cloop.h"
+#include <stdlib.h>
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/go-sql-driver/mysql"
+
+	"shootout/internal/workload"
+)
+
+// Check is what a read's row is checked for.
+type Check int
+
+const (
+	// AnyRow reads the row and drops it: sysbench's point select.
+	AnyRow Check = C.CLOOP_ANY
+	// Values checks value1 (BIGINT) and value2 (DOUBLE) against the
+	// read's Want1 and Want2: kv's point read.
+	Values Check = C.CLOOP_VALUES
+)
+
+// Status is what a read found.
+type Status int
+
+const (
+	OK       Status = C.CLOOP_OK
+	NoRow    Status = C.CLOOP_NO_ROW
+	ManyRows Status = C.CLOOP_ROWS
+	Wrong    Status = C.CLOOP_WRONG // Values: not the row expected
+)
+
+// Options say where the server is and what one event reads.
+type Options struct {
+	workload.Server
+	// Queries are the statements a read may name by index, each taking
+	// one id and returning the columns Check reads.
+	Queries []string
+	Check   Check
+	// PerEvent is how many reads make one event, timed as one.
+	PerEvent int
+}
+
+// Read is one read asked of the loop, and what it found.
+type Read struct {
+	Stmt  int
+	ID    int64
+	Want1 int64
+	Want2 float64
+	// filled in by the loop
+	Status Status
+	Got1   int64
+	Got2   float64
+}
+
+// Handler feeds a running loop and takes what it did.
+type Handler interface {
+	// Next fills the reads of the next event (len PerEvent).
+	Next(event []Read)
+	// Finished is one event done, its reads with what they found.
+	Finished(event []Read, took time.Duration)
+	// InFlight is when the event in flight began (UnixNano), 0 for none.
+	InFlight(since int64)
+}
+
+// ringReads is how many reads Go hands the loop ahead: Go drains every
+// drainEvery, so the loop waits on Go only if one client did more than
+// 2048 reads in that time (here about 20 k/s a client at the most).
+const ringReads = 2048
+
+// drainEvery is how often Go takes what the loop did: at 100 clients
+// that is 5,000 wake-ups a second, a few ms of CPU.
+const drainEvery = 20 * time.Millisecond
+
+// Conn is one client: its connection and statements, and its loop.
+type Conn struct {
+	l     *C.cloop
+	ring  []C.cloop_read
+	per   int64
+	event []Read
+	// what Go has handed the loop, in reads since the connection opened
+	filled int64
+}
+
+// libraryInit is libmariadb's set-up, which is not safe to run from
+// several threads at once, as the first mysql_init of each would.
+var libraryInit sync.Once
+
+// Open connects and prepares the statements.
+func Open(o Options) (*Conn, error) {
+	libraryInit.Do(func() { C.mysql_server_init(0, nil, nil) })
+	if o.PerEvent < 1 || len(o.Queries) == 0 {
+		return nil, errors.New("cloop: an event needs a read and a statement")
+	}
+	size := int64(ringReads)
+	for size < int64(4*o.PerEvent) {
+		size *= 2
+	}
+	l := (*C.cloop)(C.calloc(1, C.size_t(unsafe.Sizeof(C.cloop{}))))
+	cs := func(s string) *C.char { return C.CString(s) }
+	strs := []*C.char{cs(o.Host), cs(o.User), cs(o.Password), cs(o.Database), cs(o.Socket)}
+	queries := (**C.char)(C.calloc(C.size_t(len(o.Queries)), C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	qs := unsafe.Slice(queries, len(o.Queries))
+	for i, q := range o.Queries {
+		qs[i] = cs(q)
+		strs = append(strs, qs[i])
+	}
+	host, sock := strs[0], strs[4]
+	if o.Socket != "" {
+		host = nil // libmariadb takes the socket only for host NULL or localhost
+	} else {
+		sock = nil
+	}
+	msg := C.cloop_open(l, host, C.uint(o.Port), sock, strs[1], strs[2], strs[3], queries, C.int(len(o.Queries)), C.int(o.Check), C.int(o.PerEvent), C.int64_t(size))
+	for _, s := range strs {
+		C.free(unsafe.Pointer(s))
+	}
+	C.free(unsafe.Pointer(queries))
+	c := &Conn{l: l, per: int64(o.PerEvent), event: make([]Read, o.PerEvent)}
+	if msg != nil {
+		err := c.lastError()
+		c.Close()
+		return nil, err
+	}
+	c.ring = unsafe.Slice(l.ring, size)
+	return c, nil
+}
+
+// Close ends the connection; a loop still running is waited for (it ends
+// at its deadline, after Stop, or when its server stops answering).
+func (c *Conn) Close() {
+	if c.l == nil {
+		return
+	}
+	C.cloop_store32(&c.l.stop, 1)
+	C.cloop_close(c.l)
+	C.free(unsafe.Pointer(c.l))
+	c.l, c.ring = nil, nil
+}
+
+// Once runs one event from Go (a cgo call): for a run the loop cannot
+// serve (a fixed rate, an operation count).
+func (c *Conn) Once(h Handler) error {
+	pos := C.cloop_load(&c.l.done)
+	h.Next(c.event)
+	c.put(int64(pos))
+	began := time.Now()
+	if C.cloop_once(c.l, pos) != 0 {
+		return c.lastError()
+	}
+	took := time.Since(began)
+	c.filled = int64(pos) + c.per
+	C.cloop_store(&c.l.filled, C.int64_t(c.filled))
+	C.cloop_store(&c.l.done, C.int64_t(c.filled))
+	h.Finished(c.take(int64(pos)), took)
+	return nil
+}
+
+// Run runs events on the loop's thread until until, ctx ends, or one
+// fails: its error is returned, and the next Run starts with that event
+// again. What each finished event took is handed to h as it is drained.
+func (c *Conn) Run(ctx context.Context, until time.Time, h Handler) error {
+	l := c.l
+	drained := int64(C.cloop_load(&l.done))
+	if c.filled < drained {
+		c.filled = drained
+	}
+	size := int64(len(c.ring))
+	fill := func() {
+		for c.filled+c.per <= drained+size {
+			h.Next(c.event)
+			c.put(c.filled)
+			c.filled += c.per
+		}
+		C.cloop_store(&l.filled, C.int64_t(c.filled))
+	}
+	fill()
+	if rc := C.cloop_start(l, C.cloop_now()+C.int64_t(time.Until(until))); rc != 0 {
+		return fmt.Errorf("cloop: start the client's thread: error %d", rc)
+	}
+	tick := time.NewTicker(drainEvery)
+	defer tick.Stop()
+	done := ctx.Done()
+	for {
+		finished := C.cloop_load32(&l.finished) != 0
+		for end := int64(C.cloop_load(&l.done)); drained < end; drained += c.per {
+			ev := c.take(drained)
+			h.Finished(ev, time.Duration(c.ring[(drained+c.per-1)%size].latency))
+		}
+		h.InFlight(int64(C.cloop_load(&l.since)))
+		if finished {
+			break
+		}
+		fill()
+		select {
+		case <-done:
+			C.cloop_store32(&l.stop, 1)
+			done = nil
+		case <-tick.C:
+		}
+	}
+	C.cloop_join(l)
+	h.InFlight(0)
+	if l.errmsg[0] != 0 {
+		return c.lastError()
+	}
+	return nil
+}
+
+// Waits is how often the loop found nothing to do and waited for Go: a
+// loop that waits is paced by Go, and its figures are not the server's.
+func (c *Conn) Waits() int64 { return int64(c.l.waits) }
+
+func (c *Conn) put(first int64) {
+	size := int64(len(c.ring))
+	for i, r := range c.event {
+		s := &c.ring[(first+int64(i))%size]
+		*s = C.cloop_read{stmt: C.int32_t(r.Stmt), id: C.int64_t(r.ID), want1: C.int64_t(r.Want1), want2: C.double(r.Want2)}
+	}
+}
+
+func (c *Conn) take(first int64) []Read {
+	size := int64(len(c.ring))
+	for i := range c.event {
+		s := &c.ring[(first+int64(i))%size]
+		c.event[i] = Read{Stmt: int(s.stmt), ID: int64(s.id), Want1: int64(s.want1), Want2: float64(s.want2),
+			Status: Status(s.status), Got1: int64(s.got1), Got2: float64(s.got2)}
+	}
+	return c.event
+}
+
+// lastError is the error the loop kept, as the MySQL driver would give
+// it, so it is classified the same (2006/2013: the connection was lost).
+func (c *Conn) lastError() error {
+	e := &mysql.MySQLError{Number: uint16(c.l.errnum), Message: C.GoString(&c.l.errmsg[0])}
+	for i := range e.SQLState {
+		e.SQLState[i] = byte(c.l.sqlstate[i])
+	}
+	return e
+}
