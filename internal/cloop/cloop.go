@@ -32,6 +32,10 @@ import (
 	"shootout/internal/workload"
 )
 
+// ClientParam is the value of a workload's client parameter that runs
+// its clients on this package's loops.
+const ClientParam = "libmariadb"
+
 // Check is what a read's row is checked for.
 type Check int
 
@@ -78,8 +82,9 @@ type Read struct {
 
 // Handler feeds a running loop and takes what it did.
 type Handler interface {
-	// Next fills the reads of the next event (len PerEvent).
-	Next(event []Read)
+	// Next fills the reads of the next event (len PerEvent), or says
+	// there are no more (the client has done its share).
+	Next(event []Read) bool
 	// Finished is one event done, its reads with what they found.
 	Finished(event []Read, took time.Duration)
 	// InFlight is when the event in flight began (UnixNano), 0 for none.
@@ -161,11 +166,17 @@ func (c *Conn) Close() {
 	c.l, c.ring = nil, nil
 }
 
+// ErrDone is what Run and Once return when the handler has no more
+// reads and every one it gave has finished.
+var ErrDone = errors.New("cloop: no more reads")
+
 // Once runs one event from Go (a cgo call): for a run the loop cannot
 // serve (a fixed rate, an operation count).
 func (c *Conn) Once(h Handler) error {
 	pos := C.cloop_load(&c.l.done)
-	h.Next(c.event)
+	if !h.Next(c.event) {
+		return ErrDone
+	}
 	c.put(int64(pos))
 	began := time.Now()
 	if C.cloop_once(c.l, pos) != 0 {
@@ -181,7 +192,8 @@ func (c *Conn) Once(h Handler) error {
 
 // Run runs events on the loop's thread until until, ctx ends, or one
 // fails: its error is returned, and the next Run starts with that event
-// again. What each finished event took is handed to h as it is drained.
+// again; or until h has no more reads (ErrDone once they have finished).
+// What each finished event took is handed to h as it is drained.
 func (c *Conn) Run(ctx context.Context, until time.Time, h Handler) error {
 	l := c.l
 	drained := int64(C.cloop_load(&l.done))
@@ -189,9 +201,13 @@ func (c *Conn) Run(ctx context.Context, until time.Time, h Handler) error {
 		c.filled = drained
 	}
 	size := int64(len(c.ring))
+	exhausted := false
 	fill := func() {
-		for c.filled+c.per <= drained+size {
-			h.Next(c.event)
+		for !exhausted && c.filled+c.per <= drained+size {
+			if !h.Next(c.event) {
+				exhausted = true
+				break
+			}
 			c.put(c.filled)
 			c.filled += c.per
 		}
@@ -215,6 +231,12 @@ func (c *Conn) Run(ctx context.Context, until time.Time, h Handler) error {
 			break
 		}
 		fill()
+		if exhausted && drained == c.filled {
+			C.cloop_store32(&l.stop, 1)
+			C.cloop_join(l)
+			h.InFlight(0)
+			return ErrDone
+		}
 		select {
 		case <-done:
 			C.cloop_store32(&l.stop, 1)
@@ -260,4 +282,72 @@ func (c *Conn) lastError() error {
 		e.SQLState[i] = byte(c.l.sqlstate[i])
 	}
 	return e
+}
+
+// Reads is what a workload makes of a client's loop: the reads of each
+// event, and what each finished event did (its checks, its counts).
+type Reads interface {
+	// Next fills the next event's reads, or says the client is done.
+	Next(event []Read) bool
+	// Done is a finished event's outcome, after checking its reads.
+	Done(event []Read) workload.Outcome
+}
+
+// Worker is a workload.Looper on a Conn: the driver runs a timed closed
+// loop with Loop, and anything else with Do, one cgo call an event. A
+// workload embeds it and adds its Counters (and error policy).
+type Worker struct {
+	conn  *Conn
+	reads Reads
+	rec   workload.LoopRecorder
+	out   workload.Outcome // Do's, from Finished
+	did   bool
+}
+
+// NewWorker runs reads' events on conn; Close closes conn.
+func NewWorker(conn *Conn, reads Reads) *Worker { return &Worker{conn: conn, reads: reads} }
+
+func (w *Worker) Next(event []Read) bool { return w.reads.Next(event) }
+
+func (w *Worker) Finished(event []Read, took time.Duration) {
+	w.out, w.did = w.reads.Done(event), true
+	if w.rec != nil {
+		w.rec.Finished(w.out, took)
+	}
+}
+
+func (w *Worker) InFlight(since int64) {
+	if w.rec != nil {
+		w.rec.InFlight(since)
+	}
+}
+
+func (w *Worker) Loop(ctx context.Context, until time.Time, rec workload.LoopRecorder) (workload.Outcome, error) {
+	w.rec = rec
+	defer func() { w.rec = nil }()
+	err := w.conn.Run(ctx, until, w)
+	if errors.Is(err, ErrDone) {
+		err = workload.ErrClientDone
+	}
+	return workload.Outcome{}, err
+}
+
+func (w *Worker) Do(ctx context.Context) (workload.Outcome, error) {
+	w.did = false
+	switch err := w.conn.Once(w); {
+	case errors.Is(err, ErrDone):
+		return workload.Outcome{}, workload.ErrClientDone
+	case err != nil:
+		return workload.Outcome{}, err
+	case !w.did:
+		return workload.Outcome{}, errors.New("libmariadb client: an event finished without its reads")
+	}
+	return w.out, nil
+}
+
+func (w *Worker) Abort(context.Context) {}
+
+func (w *Worker) Close() error {
+	w.conn.Close()
+	return nil
 }

@@ -84,7 +84,7 @@ type reads struct {
 	took     time.Duration
 }
 
-func (r *reads) Next(ev []cloop.Read) {
+func (r *reads) Next(ev []cloop.Read) bool {
 	for i := range ev {
 		r.next = r.next%(rows+2) + 1
 		ev[i] = cloop.Read{ID: r.next, Want1: 3 * r.next, Want2: float64(r.next) / 4}
@@ -92,6 +92,7 @@ func (r *reads) Next(ev []cloop.Read) {
 			ev[i].Want2++
 		}
 	}
+	return true
 }
 
 func (r *reads) Finished(ev []cloop.Read, took time.Duration) {

@@ -1,7 +1,11 @@
 package run
 
 import (
+	"context"
+	"database/sql"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"shootout/internal/plan"
@@ -17,23 +21,24 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
-	type variant struct{ path, allocator string }
+	// client: kv's client param (the Go drivers when empty)
+	type variant struct{ path, allocator, client string }
 	variants := map[string][]variant{
-		"mariadb-innodb":  {{"prepared", ""}, {"text", ""}, {"handler", ""}, {"batch", ""}, {"prepared", "tcmalloc"}, {"handler", "jemalloc"}},
-		"mariadb-memory":  {{"prepared", ""}, {"handler", ""}},
-		"mariadb-myisam":  {{"handler", ""}, {"prepared", "tcmalloc"}},
-		"mariadb-aria":    {{"handler", ""}},
-		"mariadb-rocksdb": {{"prepared", ""}},
-		"postgres":        {{"prepared", ""}, {"text", ""}, {"batch", ""}},
-		"sqlite":          {{"prepared", ""}, {"batch", ""}},
-		"redis":           {{"get", ""}, {"batch", ""}, {"get", "tcmalloc"}},
-		"memcached":       {{"get", ""}, {"batch", ""}, {"get", "jemalloc"}},
-		"tarantool-memtx": {{"get", ""}, {"batch", ""}, {"get", "tcmalloc"}},
-		"tarantool-vinyl": {{"get", ""}, {"batch", ""}},
+		"mariadb-innodb":  {{"prepared", "", ""}, {"prepared", "", "libmariadb"}, {"text", "", ""}, {"handler", "", ""}, {"batch", "", ""}, {"prepared", "tcmalloc", ""}, {"handler", "jemalloc", ""}},
+		"mariadb-memory":  {{"prepared", "", ""}, {"handler", "", ""}},
+		"mariadb-myisam":  {{"handler", "", ""}, {"prepared", "tcmalloc", ""}, {"prepared", "", "libmariadb"}},
+		"mariadb-aria":    {{"handler", "", ""}},
+		"mariadb-rocksdb": {{"prepared", "", ""}},
+		"postgres":        {{"prepared", "", ""}, {"text", "", ""}, {"batch", "", ""}},
+		"sqlite":          {{"prepared", "", ""}, {"batch", "", ""}},
+		"redis":           {{"get", "", ""}, {"batch", "", ""}, {"get", "tcmalloc", ""}},
+		"memcached":       {{"get", "", ""}, {"batch", "", ""}, {"get", "jemalloc", ""}},
+		"tarantool-memtx": {{"get", "", ""}, {"batch", "", ""}, {"get", "tcmalloc", ""}},
+		"tarantool-vinyl": {{"get", "", ""}, {"batch", "", ""}},
 	}
 	for name, vs := range variants {
 		for _, v := range vs {
-			t.Run(name+"/"+v.path+"/"+v.allocator, func(t *testing.T) {
+			t.Run(name+"/"+v.path+"/"+v.allocator+"/"+v.client, func(t *testing.T) {
 				requireTargets(t, name)
 				p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
 					Params:  map[string]string{"id_count": "3000", "rounds": "2", "batch": "64"},
@@ -41,6 +46,9 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 					Clients: []int{4}, Duration: "60s", Interval: "0s"}
 				if v.allocator != "" {
 					p.Allocators = []string{v.allocator}
+				}
+				if v.client != "" {
+					p.Params["client"] = v.client
 				}
 				f := runPlan(t, p, &Runner{}, 1)[0]
 				if !f.OK() {
@@ -83,6 +91,39 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 	}
 }
 
+// A row that changed after the load fails the cell, naming the id and the
+// values, with either client: the Go driver's rows and those the loop in
+// C hands back are checked alike.
+func TestKVFailsACellThatReadAWrongRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	for _, client := range []string{"go", "libmariadb"} {
+		t.Run(client, func(t *testing.T) {
+			requireTargets(t, "mariadb-innodb")
+			var changed atomic.Int64
+			r := &Runner{duringRun: func(ctx context.Context, db *sql.DB) {
+				// every 50th row, while round 1 reads: round 2 reads them changed
+				if res, err := db.ExecContext(ctx, "UPDATE keyvalue SET value1 = value1 + 1 WHERE id % 50 = 0"); err == nil {
+					n, _ := res.RowsAffected()
+					changed.Store(n)
+				}
+			}}
+			p := &plan.Plan{Name: "it", Targets: []string{"mariadb-innodb"}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
+				Params:  map[string]string{"id_count": "3000", "rounds": "4", "client": client},
+				Clients: []int{4}, Duration: "60s", Interval: "0s"}
+			f := runPlan(t, p, r, 1)[0]
+			if changed.Load() != 400 {
+				t.Fatalf("changed %d rows, want 400", changed.Load())
+			}
+			fails := strings.Join(f.Invariants.Failures, "; ")
+			if f.OK() || !strings.Contains(fails, "did not return the row loaded") || !regexp.MustCompile(`id \d+: \(\d+, [0-9.e+]+\), loaded`).MatchString(fails) {
+				t.Fatalf("status %s, failures %q: want the cell failed, naming a wrong row's id and values", f.Status, fails)
+			}
+		})
+	}
+}
+
 // A path, protocol or allocator a target cannot take is refused before
 // anything starts, naming it.
 func TestKVRefusesWhatATargetCannotTake(t *testing.T) {
@@ -97,6 +138,9 @@ func TestKVRefusesWhatATargetCannotTake(t *testing.T) {
 			"--allocator: redis: redis-server links jemalloc itself"},
 		{plan.Plan{Targets: []string{"mariadb-innodb"}, Allocators: []string{"hoard"}}, `--allocator: "hoard" is not an allocator`},
 		{plan.Plan{Targets: []string{"redis"}, Workloads: []string{"oltp_point_select"}}, "--targets: oltp_point_select on redis: workload oltp_point_select speaks SQL only, not redis"},
+		{plan.Plan{Targets: []string{"postgres"}, Params: map[string]string{"client": "libmariadb"}}, "--targets: kv on postgres: kv client=libmariadb speaks to MariaDB and MySQL only, not postgres"},
+		{plan.Plan{Targets: []string{"redis"}, Params: map[string]string{"client": "libmariadb"}}, "kv client=libmariadb speaks to MariaDB and MySQL only, not redis"},
+		{plan.Plan{Targets: []string{"mariadb-innodb"}, Params: map[string]string{"client": "libmariadb", "path": "handler"}}, "kv client=libmariadb reads by path=prepared only, not handler"},
 	}
 	for _, c := range cases {
 		p := c.p

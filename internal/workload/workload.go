@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"shootout/internal/dialect"
@@ -319,6 +320,26 @@ type Server struct {
 // server cannot say, as an external PostgreSQL given by URL).
 type ServerUser interface {
 	SetServer(s Server, ok bool)
+}
+
+// ServerSlot keeps what the run told a ServerUser: a workload embeds it.
+type ServerSlot struct {
+	mu    sync.Mutex
+	s     Server
+	known bool
+}
+
+func (x *ServerSlot) SetServer(s Server, ok bool) {
+	x.mu.Lock()
+	x.s, x.known = s, ok
+	x.mu.Unlock()
+}
+
+// Server is where the run said the server is, and whether it could.
+func (x *ServerSlot) Server() (Server, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.s, x.known
 }
 
 // Abandoner is a Worker whose operation spans several transactions and can

@@ -47,8 +47,13 @@ func init() {
 					o.IDsFile = v
 				case "id_count":
 					o.IDs, err = positive(k, v)
+				case "client":
+					if v != "go" && v != clientC {
+						err = fmt.Errorf("parameter client=%q: want go (the Go drivers) or %s (path=prepared on MariaDB: a loop in C per client)", v, clientC)
+					}
+					o.Client = v
 				default:
-					return nil, fmt.Errorf("unknown parameter %q for kv (valid: path, rounds, batch, warmup, ids, id_count)", k)
+					return nil, fmt.Errorf("unknown parameter %q for kv (valid: path, rounds, batch, warmup, ids, id_count, client)", k)
 				}
 				if err != nil {
 					return nil, err
@@ -101,6 +106,14 @@ func (w *Workload) Speaks(p proto.Name, d dialect.Dialect) error {
 		return fmt.Errorf("kv path=handler: MyRocks has no HANDLER interface (use prepared, text or batch)")
 	case p != proto.SQL && !slices.Contains(nativePaths, path):
 		return fmt.Errorf("kv path=%s is SQL's; a %s server reads by get or batch", path, p)
+	case w.opt.Client == clientC && (p != proto.SQL || d.Flavor != dialect.MySQL):
+		name := string(p)
+		if p == proto.SQL {
+			name = string(d.Flavor)
+		}
+		return fmt.Errorf("kv client=%s speaks to MariaDB and MySQL only, not %s; use client=go", clientC, name)
+	case w.opt.Client == clientC && path != "prepared":
+		return fmt.Errorf("kv client=%s reads by path=prepared only, not %s; use client=go", clientC, path)
 	}
 	return nil
 }
@@ -115,6 +128,7 @@ func positive(k, v string) (int, error) {
 
 type options struct {
 	Path          string
+	Client        string // "go" or clientC
 	Rounds, Batch int
 	IDs, Warmup   int
 	IDsFile       string
@@ -122,6 +136,8 @@ type options struct {
 
 // Workload is the kv reads, configured.
 type Workload struct {
+	// where client=libmariadb connects
+	workload.ServerSlot
 	opt     options
 	userIDs []int64
 

@@ -175,6 +175,8 @@ func parse(params map[string]string) (Options, error) {
 
 // Workload is one configured sysbench test.
 type Workload struct {
+	// where client=libmariadb connects
+	workload.ServerSlot
 	test test
 	opt  Options
 	// insertSeq numbers oltp_insert's client-chosen ids across all the
@@ -182,9 +184,6 @@ type Workload struct {
 	insertSeq atomic.Uint32
 
 	mu sync.Mutex
-	// server is where client=libmariadb connects (SetServer)
-	server      workload.Server
-	serverKnown bool
 	// doubts are the writes of the run whose answer was lost with the
 	// connection (a KILL or a crash between the server's commit and the
 	// answer): each took effect whole or not at all, and Check accepts
