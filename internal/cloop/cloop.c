@@ -109,7 +109,6 @@ static void *loop(void *arg) {
 	while (!cloop_load32(&l->stop) && clock_ns(CLOCK_MONOTONIC) < l->until) {
 		if (cloop_load(&l->filled) - pos < l->per) {
 			// Go has not given the next event yet: it drains every few ms
-			l->waits++;
 			nanosleep(&nap, NULL);
 			continue;
 		}

@@ -96,8 +96,8 @@ type Handler interface {
 // 2048 reads in that time (here about 20 k/s a client at the most).
 const ringReads = 2048
 
-// drainEvery is how often Go takes what the loop did: at 100 clients
-// that is 5,000 wake-ups a second, a few ms of CPU.
+// drainEvery is how often Go takes what the loops did (one goroutine for
+// all of them: 50 wake-ups a second).
 const drainEvery = 20 * time.Millisecond
 
 // Conn is one client: its connection and statements, and its loop.
@@ -195,66 +195,118 @@ func (c *Conn) Once(h Handler) error {
 // again; or until h has no more reads (ErrDone once they have finished).
 // What each finished event took is handed to h as it is drained.
 func (c *Conn) Run(ctx context.Context, until time.Time, h Handler) error {
-	l := c.l
-	drained := int64(C.cloop_load(&l.done))
-	if c.filled < drained {
-		c.filled = drained
+	r := &run{c: c, h: h, ctx: ctx, drained: int64(C.cloop_load(&c.l.done)), result: make(chan error, 1)}
+	if c.filled < r.drained {
+		c.filled = r.drained
 	}
-	size := int64(len(c.ring))
-	exhausted := false
-	fill := func() {
-		for !exhausted && c.filled+c.per <= drained+size {
-			if !h.Next(c.event) {
-				exhausted = true
-				break
-			}
-			c.put(c.filled)
-			c.filled += c.per
-		}
-		C.cloop_store(&l.filled, C.int64_t(c.filled))
-	}
-	fill()
-	if rc := C.cloop_start(l, C.cloop_now()+C.int64_t(time.Until(until))); rc != 0 {
+	r.fill()
+	if rc := C.cloop_start(c.l, C.cloop_now()+C.int64_t(time.Until(until))); rc != 0 {
 		return fmt.Errorf("cloop: start the client's thread: error %d", rc)
 	}
-	tick := time.NewTicker(drainEvery)
-	defer tick.Stop()
-	done := ctx.Done()
-	for {
-		finished := C.cloop_load32(&l.finished) != 0
-		for end := int64(C.cloop_load(&l.done)); drained < end; drained += c.per {
-			ev := c.take(drained)
-			h.Finished(ev, time.Duration(c.ring[(drained+c.per-1)%size].latency))
-		}
-		h.InFlight(int64(C.cloop_load(&l.since)))
-		if finished {
-			break
-		}
-		fill()
-		if exhausted && drained == c.filled {
-			C.cloop_store32(&l.stop, 1)
-			C.cloop_join(l)
-			h.InFlight(0)
-			return ErrDone
-		}
-		select {
-		case <-done:
-			C.cloop_store32(&l.stop, 1)
-			done = nil
-		case <-tick.C:
-		}
-	}
-	C.cloop_join(l)
-	h.InFlight(0)
-	if l.errmsg[0] != 0 {
-		return c.lastError()
-	}
-	return nil
+	pumps.add(r)
+	return <-r.result
 }
 
-// Waits is how often the loop found nothing to do and waited for Go: a
-// loop that waits is paced by Go, and its figures are not the server's.
-func (c *Conn) Waits() int64 { return int64(c.l.waits) }
+// run is one Run under way: the pump drains and refills it.
+type run struct {
+	c         *Conn
+	h         Handler
+	ctx       context.Context
+	drained   int64 // events handed to h.Finished, in reads
+	exhausted bool  // h has no more reads
+	stopping  bool
+	result    chan error
+}
+
+func (r *run) fill() {
+	c := r.c
+	for !r.exhausted && c.filled+c.per <= r.drained+int64(len(c.ring)) {
+		if !r.h.Next(c.event) {
+			r.exhausted = true
+			break
+		}
+		c.put(c.filled)
+		c.filled += c.per
+	}
+	C.cloop_store(&c.l.filled, C.int64_t(c.filled))
+}
+
+// step hands h what the loop finished since the last step and refills
+// the ring; once the thread has ended it returns true and the run's error.
+func (r *run) step() (ended bool, err error) {
+	c, l := r.c, r.c.l
+	size := int64(len(c.ring))
+	finished := C.cloop_load32(&l.finished) != 0
+	for end := int64(C.cloop_load(&l.done)); r.drained < end; r.drained += c.per {
+		ev := c.take(r.drained)
+		r.h.Finished(ev, time.Duration(c.ring[(r.drained+c.per-1)%size].latency))
+	}
+	r.h.InFlight(int64(C.cloop_load(&l.since)))
+	if finished {
+		C.cloop_join(l)
+		r.h.InFlight(0)
+		switch {
+		case l.errmsg[0] != 0:
+			return true, c.lastError()
+		case r.exhausted && r.drained == c.filled:
+			return true, ErrDone
+		}
+		return true, nil
+	}
+	r.fill()
+	if !r.stopping && (r.ctx.Err() != nil || r.exhausted && r.drained == c.filled) {
+		// the thread ends after the event in flight; the next steps
+		// wait for it without blocking the other runs
+		C.cloop_store32(&l.stop, 1)
+		r.stopping = true
+	}
+	return false, nil
+}
+
+// pumps is the one goroutine that steps every run under way, every
+// drainEvery: one Go wake-up for all the clients, not one per client,
+// so Go's scheduler does not come between the loops and the server.
+var pumps pump
+
+type pump struct {
+	mu      sync.Mutex
+	runs    []*run
+	running bool
+}
+
+func (p *pump) add(r *run) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.runs = append(p.runs, r)
+	if !p.running {
+		p.running = true
+		go p.loop()
+	}
+}
+
+func (p *pump) loop() {
+	tick := time.NewTicker(drainEvery)
+	defer tick.Stop()
+	for range tick.C {
+		p.mu.Lock()
+		going := p.runs[:0]
+		for _, r := range p.runs {
+			if ended, err := r.step(); ended {
+				r.result <- err
+			} else {
+				going = append(going, r)
+			}
+		}
+		clear(p.runs[len(going):])
+		p.runs = going
+		if len(going) == 0 {
+			p.running = false
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+	}
+}
 
 func (c *Conn) put(first int64) {
 	size := int64(len(c.ring))

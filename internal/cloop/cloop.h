@@ -52,7 +52,6 @@ typedef struct {
 	int32_t stop;      // set by Go: end after the event in flight
 	int32_t finished;  // set by the thread as it ends
 	int64_t until;     // CLOCK_MONOTONIC ns the loop ends at
-	int64_t waits;     // times the thread found the ring empty
 	// the error that ended the loop
 	unsigned int errnum;
 	char sqlstate[6];

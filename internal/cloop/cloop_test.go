@@ -130,7 +130,9 @@ func (r *reads) InFlight(since int64) {
 func TestLoopReadsAndChecksEveryRow(t *testing.T) {
 	ci, _ := server(t)
 	c := open(t, ci, "SELECT value1, value2 FROM kv WHERE id = ?")
-	r := &reads{}
+	// the first reads are the last rows, a wrong one and the missing
+	// ones: seen however slow the machine is
+	r := &reads{next: rows - 20}
 	began := time.Now()
 	if err := c.Run(context.Background(), began.Add(time.Second), r); err != nil {
 		t.Fatal(err)
@@ -138,7 +140,7 @@ func TestLoopReadsAndChecksEveryRow(t *testing.T) {
 	if el := time.Since(began); el < 900*time.Millisecond || el > 3*time.Second {
 		t.Errorf("a 1-s loop returned after %v", el)
 	}
-	if r.events < 500 {
+	if r.events < 100 {
 		t.Fatalf("%d events in a second", r.events)
 	}
 	if len(r.wrongIDs) > 0 {
