@@ -15,7 +15,7 @@ static int64_t clock_ns(clockid_t c) {
 }
 
 static const char *keep_error(cloop *l, unsigned int num, const char *state, const char *msg) {
-	l->errnum = num;
+	l->errnum = num ? num : 2000; // CR_UNKNOWN_ERROR: an error is never 0
 	strncpy(l->sqlstate, state ? state : "HY000", 5);
 	l->sqlstate[5] = 0;
 	strncpy(l->errmsg, msg ? msg : "", sizeof(l->errmsg) - 1);
@@ -36,6 +36,16 @@ const char *cloop_open(cloop *l, const char *host, unsigned int port, const char
 	l->st = calloc(nstmt, sizeof(MYSQL_STMT *));
 	if (!l->ring || !l->st) return keep_error(l, 2008, "HY000", "out of memory");
 	if (!(l->m = mysql_init(NULL))) return keep_error(l, 2008, "HY000", "out of memory");
+	// without a socket, TCP even for host "localhost", which libmariadb
+	// would otherwise take for its default socket: another server
+	if (!sock) {
+		unsigned int tcp = MYSQL_PROTOCOL_TCP;
+		mysql_optionsv(l->m, MYSQL_OPT_PROTOCOL, &tcp);
+	}
+	// a handshake that never ends would hold a reconnect where the stall
+	// watch cannot see it (no event is in flight)
+	unsigned int connect_timeout = 30;
+	mysql_optionsv(l->m, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
 	if (!mysql_real_connect(l->m, host, user, pw, db, port, sock, 0))
 		return keep_error(l, mysql_errno(l->m), mysql_sqlstate(l->m), mysql_error(l->m));
 	memset(l->param, 0, sizeof(l->param));

@@ -154,8 +154,9 @@ func Open(o Options) (*Conn, error) {
 	return c, nil
 }
 
-// Close ends the connection; a loop still running is waited for (it ends
-// at its deadline, after Stop, or when its server stops answering).
+// Close ends the connection. It must not overlap Run: the driver closes a
+// worker only once its Loop has returned, and Run returns only once its
+// thread has ended.
 func (c *Conn) Close() {
 	if c.l == nil {
 		return
@@ -246,7 +247,7 @@ func (r *run) step() (ended bool, err error) {
 		C.cloop_join(l)
 		r.h.InFlight(0)
 		switch {
-		case l.errmsg[0] != 0:
+		case l.errnum != 0 || l.errmsg[0] != 0:
 			return true, c.lastError()
 		case r.exhausted && r.drained == c.filled:
 			return true, ErrDone

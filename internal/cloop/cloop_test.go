@@ -168,6 +168,26 @@ func TestLoopReadsAndChecksEveryRow(t *testing.T) {
 	}
 }
 
+// A URL's "localhost" with a port is that port's server over TCP, as the
+// Go driver takes it, not libmariadb's default socket (another server).
+func TestLocalhostWithAPortIsTCP(t *testing.T) {
+	ci, _ := server(t)
+	s := serverOf(ci)
+	s.Host = "localhost"
+	c, err := cloop.Open(cloop.Options{Server: s, Queries: []string{"SELECT value1, value2 FROM kv WHERE id = ?"}, Check: cloop.Values, PerEvent: 1})
+	if err != nil {
+		t.Fatalf("localhost:%d: %v", ci.Port, err)
+	}
+	defer c.Close()
+	r := &reads{}
+	if err := c.Run(context.Background(), time.Now().Add(200*time.Millisecond), r); err != nil {
+		t.Fatal(err)
+	}
+	if r.status[cloop.OK] == 0 {
+		t.Errorf("no row of this server's table read over localhost:%d: %v", ci.Port, r.status)
+	}
+}
+
 // A loop given hours ends when its context does, after the event in
 // flight.
 func TestLoopStopsWithItsContext(t *testing.T) {
@@ -194,8 +214,15 @@ func TestLoopErrorsAreTheServers(t *testing.T) {
 	if err := db.QueryRow("SELECT id FROM information_schema.processlist WHERE info IS NULL AND id <> CONNECTION_ID() AND user = ? ORDER BY id DESC LIMIT 1", ci.User).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	time.AfterFunc(300*time.Millisecond, func() { db.Exec(fmt.Sprintf("KILL CONNECTION %d", id)) })
-	err := c.Run(context.Background(), time.Now().Add(time.Minute), &reads{})
+	killed := make(chan error, 1)
+	time.AfterFunc(300*time.Millisecond, func() {
+		_, err := db.Exec(fmt.Sprintf("KILL CONNECTION %d", id))
+		killed <- err
+	})
+	err := c.Run(context.Background(), time.Now().Add(10*time.Second), &reads{})
+	if kerr := <-killed; kerr != nil {
+		t.Fatalf("KILL CONNECTION %d: %v", id, kerr)
+	}
 	if err == nil {
 		t.Fatal("the loop went on after its session was killed")
 	}

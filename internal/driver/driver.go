@@ -556,9 +556,18 @@ func runLoop(ctx context.Context, cfg Config, id int, cl *client, w workload.Wor
 			fail(fmt.Errorf("client %d: its new connection cannot run the loop its first did", id+1))
 			return w
 		}
+		cl.mu.Lock()
+		before := cl.c.events
+		cl.mu.Unlock()
 		out, err := lw.Loop(ctx, deadline, cl)
-		if err == nil {
+		cl.mu.Lock()
+		progressed := cl.c.events > before
+		cl.mu.Unlock()
+		if progressed {
+			// the retries allowed are of one operation in a row
 			attempts = 0
+		}
+		if err == nil {
 			continue
 		}
 		if errors.Is(err, workload.ErrClientDone) || ctx.Err() != nil {

@@ -95,6 +95,24 @@ func TestALoopOutsideGoIsCountedAsDoIs(t *testing.T) {
 	}
 }
 
+// The retries allowed are of one operation in a row: restartable errors
+// spread over a run, with operations finished between them, do not add
+// up to a failure.
+func TestALoopsRetriesAreCountedInARow(t *testing.T) {
+	cfg := base()
+	cfg.Clients, cfg.Duration, cfg.MaxRetries = 1, 400*time.Millisecond, 2
+	connect, _, loops, _ := loopConnector(func(int64) error {
+		return &mysql.MySQLError{Number: 1213, Message: "Deadlock found"}
+	}, 0, nil)
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatalf("%v after %d loops, each of which finished operations before its deadlock", err, *loops)
+	}
+	if res.Retries < 5 {
+		t.Errorf("%d retries: want one per loop, more than max_retries in all", res.Retries)
+	}
+}
+
 // An error the workload does not restart ends the run, naming it; a loop
 // whose operation goes unanswered is the stall watch's, as Do's is.
 func TestALoopsFailuresEndTheRun(t *testing.T) {

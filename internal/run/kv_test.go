@@ -103,14 +103,16 @@ func TestKVFailsACellThatReadAWrongRow(t *testing.T) {
 			requireTargets(t, "mariadb-innodb")
 			var changed atomic.Int64
 			r := &Runner{duringRun: func(ctx context.Context, db *sql.DB) {
-				// every 50th row, while round 1 reads: round 2 reads them changed
+				// every 50th row, while the first rounds read: the later ones read them changed
 				if res, err := db.ExecContext(ctx, "UPDATE keyvalue SET value1 = value1 + 1 WHERE id % 50 = 0"); err == nil {
 					n, _ := res.RowsAffected()
 					changed.Store(n)
 				}
 			}}
 			p := &plan.Plan{Name: "it", Targets: []string{"mariadb-innodb"}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
-				Params:  map[string]string{"id_count": "3000", "rounds": "4", "client": client},
+				// rounds enough that most reads come after the UPDATE,
+				// which runs beside the clients, however fast they are
+				Params:  map[string]string{"id_count": "3000", "rounds": "20", "client": client},
 				Clients: []int{4}, Duration: "60s", Interval: "0s"}
 			f := runPlan(t, p, r, 1)[0]
 			if changed.Load() != 400 {

@@ -101,6 +101,9 @@ func init() {
 			if o.Client == clientC && t.single != "point_select" {
 				return nil, fmt.Errorf("%s: parameter client=%s runs oltp_point_select only (its loop in C reads by primary key); use client=go", t.name, clientC)
 			}
+			if o.Client == clientC && o.Reconnect > 0 {
+				return nil, fmt.Errorf("%s: parameter reconnect=%d is the Go client's; client=%s keeps its session (use client=go)", t.name, o.Reconnect, clientC)
+			}
 			return &Workload{test: t, opt: o}, nil
 		})
 	}
