@@ -120,6 +120,7 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "postgres", "--workload", "oltp_point_select", "--param", "client=libmariadb"}, "parameter client=libmariadb speaks to MariaDB and MySQL only, not postgres; use client=go"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_read_write", "--param", "client=libmariadb"}, "parameter client=libmariadb runs oltp_point_select only"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--param", "client=odbc"}, `parameter client="odbc": want go (the Go driver) or libmariadb`},
+		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--param", "client=libmariadb", "--param", "reconnect=5"}, "parameter reconnect=5 is the Go client's; client=libmariadb keeps its session"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--allocator", "hoard"}, `--allocator: "hoard" is not an allocator: use glibc, jemalloc, tcmalloc`},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--param", "ids=" + idsWord}, "ids.txt:3: \"three\" is not an id"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--dataset", "1000", "--param", "ids=" + idsPast}, "past.txt:2: id 2000 is not in the dataset"},
