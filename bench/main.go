@@ -245,9 +245,9 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 		clients int
 		client  string // shootout's: go, or libmariadb (a loop in C per client)
 	}
-	// oltp_point_select also runs with client=libmariadb, paired with the
-	// same sysbench runs: the C loop is what meets sysbench with nothing
-	// placed (BENCHMARKS.md)
+	// oltp_point_select also runs with client=libmariadb (each client a
+	// loop in C), paired with the same sysbench runs; it runs after the Go
+	// client in every repeat (BENCHMARKS.md, 2026-11-27 final)
 	clientsOf := func(test string) []string {
 		if test == "oltp_point_select" {
 			return []string{"go", "libmariadb"}
