@@ -72,3 +72,34 @@ func TestOutOfRangeIsClamped(t *testing.T) {
 		t.Fatalf("max should stay exact, got %v", h.Snapshot().MaxMs)
 	}
 }
+
+// A latency of a few microseconds keeps its fractions: cut to whole
+// microseconds, 3.9 µs read as 3 (23% low).
+func TestMicrosecondLatenciesKeepTheirFractions(t *testing.T) {
+	h := New()
+	for i := 0; i < 1000; i++ {
+		h.Record(3900 * time.Nanosecond)
+	}
+	for _, p := range []float64{50, 95, 99} {
+		if got := h.Quantile(p); math.Abs(got-0.0039)/0.0039 > 0.01 {
+			t.Errorf("p%v of 3.9 µs = %v ms, want 0.0039 within 1%%", p, got)
+		}
+	}
+	if s := h.Snapshot(); math.Abs(s.P99Ms-0.0039)/0.0039 > 0.01 {
+		t.Errorf("snapshot p99 = %v ms, want 0.0039 within 1%%", s.P99Ms)
+	}
+}
+
+// The driver keeps a histogram per operation per time slice: each must
+// stay small, and recording must not allocate (it runs once per operation
+// on every client).
+func TestAHistogramIsSmallAndRecordingAllocatesNothing(t *testing.T) {
+	h := New()
+	if b := h.h.ByteSize(); b > 64<<10 {
+		t.Errorf("a histogram takes %d bytes, more than 64 KiB", b)
+	}
+	d := time.Duration(0)
+	if a := testing.AllocsPerRun(1000, func() { d += 997; h.Record(d) }); a != 0 {
+		t.Errorf("Record allocates %v times per call", a)
+	}
+}
