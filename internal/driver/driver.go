@@ -464,9 +464,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			attempts++
 			if attempts > cfg.MaxRetries && !unlimited(w, err) {
 				abandon(w)
-				cl.mu.Lock()
-				cl.c.failedOps++
-				cl.mu.Unlock()
+				cl.gaveUp(out.Op, time.Since(intended))
 				return w, true
 			}
 			cl.mu.Lock()
@@ -528,6 +526,19 @@ func (cl *client) Finished(out workload.Outcome, lat time.Duration) {
 	cl.c.other += int64(out.Other)
 	cl.c.busyNs += int64(lat)
 	cl.slowest = max(cl.slowest, lat)
+	cl.mu.Unlock()
+}
+
+// gaveUp counts operation op given up after its retries, and records the
+// time it took until then with the operation's: the worst cases of a
+// struggling server are those it gives up on, and percentiles that left
+// them out would look better the more operations failed.
+func (cl *client) gaveUp(op int, lat time.Duration) {
+	cl.mu.Lock()
+	if op >= 0 && op < len(cl.slice) {
+		cl.slice[op].Record(lat)
+	}
+	cl.c.failedOps++
 	cl.mu.Unlock()
 }
 

@@ -482,3 +482,32 @@ func TestAPauseInsideARunIsMeasured(t *testing.T) {
 		})
 	}
 }
+
+// An operation given up after its retries is a worst case: its time must
+// reach the percentiles, or a server that fails its slowest operations
+// would read faster the more it fails.
+func TestGivenUpOperationsCountInThePercentiles(t *testing.T) {
+	cfg := base()
+	cfg.Clients = 1
+	cfg.Ops = 100
+	cfg.MaxRetries = 0
+	cfg.Trim = 0
+	connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+		if n%10 == 0 {
+			return 10 * time.Millisecond, &mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}
+		}
+		return 0, nil
+	})
+	res, err := Run(context.Background(), cfg, connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FailedOps != 10 || res.Events != 90 {
+		t.Fatalf("given up %d, events %d; want 10 and 90", res.FailedOps, res.Events)
+	}
+	op := res.Ops["op"]
+	if op.Count != 100 || op.P95Ms < 10 || op.P99Ms < 10 || res.All.P99Ms < 10 {
+		t.Fatalf("count %d, p95 %.3f ms, p99 %.3f ms, all p99 %.3f ms: the 10 operations given up after 10 ms must be among the 100 timed",
+			op.Count, op.P95Ms, op.P99Ms, res.All.P99Ms)
+	}
+}
