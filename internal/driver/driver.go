@@ -439,6 +439,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		if errors.Is(err, workload.ErrClientDone) {
 			return w, false
 		}
+		cl.answered(out)
 		if ctx.Err() != nil {
 			// The run is ending (time, Ctrl-C or another client's fatal
 			// error): the interrupted operation is neither a success nor
@@ -529,6 +530,21 @@ func (cl *client) Finished(out workload.Outcome, lat time.Duration) {
 	cl.mu.Unlock()
 }
 
+// answered counts the statements a failed attempt had answered before its
+// error, as sysbench counts every statement it sent, those of a
+// transaction later rolled back and run again included: the server did
+// that work, and queries per second is what the server answered.
+func (cl *client) answered(out workload.Outcome) {
+	if out.Reads == 0 && out.Writes == 0 && out.Other == 0 {
+		return
+	}
+	cl.mu.Lock()
+	cl.c.reads += int64(out.Reads)
+	cl.c.writes += int64(out.Writes)
+	cl.c.other += int64(out.Other)
+	cl.mu.Unlock()
+}
+
 // gaveUp counts operation op given up after its retries, and records the
 // time it took until then with the operation's: the worst cases of a
 // struggling server are those it gives up on, and percentiles that left
@@ -584,6 +600,7 @@ func runLoop(ctx context.Context, cfg Config, id int, cl *client, w workload.Wor
 		if errors.Is(err, workload.ErrClientDone) || ctx.Err() != nil {
 			return w
 		}
+		cl.answered(out)
 		class := cl.countError(err, out.Op)
 		switch {
 		case class == dialect.ClassConnectionLost:

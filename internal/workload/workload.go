@@ -30,7 +30,10 @@ type Dataset struct {
 	LoadRows int64 `json:"-"`
 }
 
-// Outcome is what one successful operation did, for sysbench-style counts.
+// Outcome is what one operation did, for sysbench-style counts. On error
+// Reads, Writes and Other are the statements this attempt had answered
+// before the one that failed (not those of earlier attempts: the driver
+// counts each attempt's), as sysbench counts them.
 type Outcome struct {
 	Op     int // index into Workload.Ops()
 	Reads  int32

@@ -2,7 +2,8 @@
 // come back as a lost connection, having taken effect or not: what a
 // client sees when its MariaDB session is killed, or the server crashes,
 // between a statement and its answer. Workloads must then count the
-// statement as in doubt, neither committed nor rolled back.
+// statement as in doubt, neither committed nor rolled back. It can also
+// fail chosen statements with a given error (Fail), as a deadlock does.
 package lostanswer
 
 import (
@@ -28,6 +29,10 @@ var (
 	prefix     string
 	passFirst  int
 	tookEffect bool
+
+	failPrefix string
+	failTimes  int
+	failErr    error
 )
 
 // Set makes the statements that start with p (case-insensitive) come back
@@ -38,6 +43,27 @@ func Set(p string, pass int, took bool) {
 	mu.Lock()
 	defer mu.Unlock()
 	prefix, passFirst, tookEffect = strings.ToUpper(p), pass, took
+}
+
+// Fail makes the next times statements that start with p
+// (case-insensitive) fail with err without running: a deadlock or a busy
+// lock that rolls a transaction back for the client to run it again.
+// Fail("", 0, nil) ends it.
+func Fail(p string, times int, err error) {
+	mu.Lock()
+	defer mu.Unlock()
+	failPrefix, failTimes, failErr = strings.ToUpper(p), times, err
+}
+
+// failing is the error query is to fail with, nil to run it.
+func failing(query string) error {
+	mu.Lock()
+	defer mu.Unlock()
+	if failTimes <= 0 || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(query)), failPrefix) {
+		return nil
+	}
+	failTimes--
+	return failErr
 }
 
 // lose says whether query is to come back lost, and whether it runs first.
@@ -57,6 +83,9 @@ func lose(query string) (lost, run bool) {
 type conn struct{ *sqlite3.SQLiteConn }
 
 func (c conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if err := failing(query); err != nil {
+		return nil, err
+	}
 	lost, run := lose(query)
 	if !lost {
 		return c.SQLiteConn.ExecContext(ctx, query, args)
@@ -88,6 +117,9 @@ type stmt struct {
 }
 
 func (s stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := failing(s.query); err != nil {
+		return nil, err
+	}
 	lost, run := lose(s.query)
 	if !lost {
 		return s.SQLiteStmt.ExecContext(ctx, args)

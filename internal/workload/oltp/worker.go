@@ -133,7 +133,9 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 			// answered before the error stay, whatever follows
 			wk.committed.add(wk.pending)
 		}
-		return workload.Outcome{}, err
+		// the statements answered before the error count in qps, as
+		// sysbench counts them, though the event runs again
+		return wk.out, err
 	}
 	wk.committed.add(wk.pending)
 	wk.events++

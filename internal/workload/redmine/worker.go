@@ -77,11 +77,11 @@ type cycles struct {
 func (cs *cycles) do(ctx context.Context, newCycle func() *cycle) (workload.Outcome, error) {
 	if cs.op == nil {
 		cs.op = newCycle()
-		// the outcome spans every attempt of the cycle: a request run
-		// again after a deadlock sent its statements twice, and the
-		// server did that work twice
-		cs.out = workload.Outcome{Op: cs.op.kind}
 	}
+	// the outcome is this attempt's: the driver counts the statements of
+	// a failed one too (a request run again after a deadlock sent its
+	// statements twice, and the server did that work twice)
+	cs.out = workload.Outcome{Op: cs.op.kind}
 	for cs.op.next < len(cs.op.steps) {
 		if err := cs.op.steps[cs.op.next](ctx); err != nil {
 			return cs.out, err
