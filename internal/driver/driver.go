@@ -96,19 +96,37 @@ type counts struct {
 }
 
 type client struct {
-	mu      sync.Mutex
-	slice   []*hist.Histogram // per op, latencies since the last tick
-	c       counts
-	slowest time.Duration // the longest operation that finished; under mu
+	mu sync.Mutex
+	// started are the latencies since the last tick, per op, by the time
+	// slice of their operation's (intended) start, which the trimming
+	// goes by; spare are emptied ones to reuse, so recording allocates
+	// nothing once the run is going
+	started []started
+	spare   [][]*hist.Histogram
+	// done is every latency since the last tick, for the interval lines,
+	// which are of the operations that finished in them, as sysbench's
+	done     *hist.Histogram
+	nops     int
+	t0       time.Time
+	sliceLen time.Duration
+	c        counts
+	slowest  time.Duration // the longest operation that finished; under mu
 	// opSince is when the client's current operation began (UnixNano), 0
 	// between operations: the stall watch reads it without the lock
 	opSince atomic.Int64
 }
 
-// slice is one tick's worth of merged measurements.
+// started is a client's latencies of operations that started in one time
+// slice (idx from the run's start).
+type started struct {
+	idx   int
+	hists []*hist.Histogram
+}
+
+// slice is one tick's worth of what finished in it.
 type slice struct {
 	at     time.Duration
-	hists  []*hist.Histogram
+	done   *hist.Histogram
 	counts counts
 }
 
@@ -130,9 +148,11 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// one run drives at a time.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentDuringRun))
 	nops := len(cfg.OpNames)
+	sliceLen := sliceLength(cfg)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		clients[i] = &client{slice: newHists(nops), c: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		clients[i] = &client{done: hist.New(), nops: nops, sliceLen: sliceLen,
+			c: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
 	}
 	workers := make([]workload.Worker, cfg.Clients)
 	for i := range workers {
@@ -160,6 +180,9 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	}
 
 	start := time.Now()
+	for _, cl := range clients {
+		cl.t0 = start
+	}
 	var deadline time.Time
 	if cfg.Duration > 0 {
 		deadline = start.Add(cfg.Duration)
@@ -239,22 +262,23 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	}
 
 	res := &Result{OpNames: cfg.OpNames, Clients: cfg.Clients}
-	sliceLen := sliceLength(cfg)
 	var slices []slice
+	// byStart[i][op] is op's latencies of operations that started in
+	// slice i, nil while there are none
+	var byStart [][]*hist.Histogram
 	prev := make([]counts, cfg.Clients)
 	var slowest time.Duration
 	collect := func(now time.Time) {
-		s := slice{at: now.Sub(start), hists: newHists(nops), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		s := slice{at: now.Sub(start), done: hist.New(), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
 		for i, cl := range clients {
 			cl.mu.Lock()
 			cur := cl.c
 			cur.byClass = copyClasses(cl.c.byClass)
 			cur.byOp = copyOps(cl.c.byOp)
 			slowest = max(slowest, cl.slowest)
-			for op, h := range cl.slice {
-				s.hists[op].Merge(h)
-				h.Reset()
-			}
+			byStart = cl.hand(byStart)
+			s.done.Merge(cl.done)
+			cl.done.Reset()
 			cl.mu.Unlock()
 			s.counts.add(cur.minus(prev[i]))
 			prev[i] = cur
@@ -317,7 +341,7 @@ loop:
 	end := time.Now()
 	collect(end)
 	res.Elapsed = end.Sub(start)
-	res.fill(slices, cfg.Trim)
+	res.fill(slices, byStart, cfg.Trim)
 	for _, cl := range clients {
 		cl.mu.Lock()
 		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
@@ -418,7 +442,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		// the server's stop ends it.
 		out, err := w.Do(opCtx)
 		if err == nil {
-			cl.Finished(out, time.Since(intended))
+			cl.finished(out, intended, time.Since(intended))
 			if rc, ok := w.(workload.Reconnecter); ok && rc.WantsReconnect() {
 				keep(w)
 				w.Close()
@@ -465,7 +489,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 			attempts++
 			if attempts > cfg.MaxRetries && !unlimited(w, err) {
 				abandon(w)
-				cl.gaveUp(out.Op, time.Since(intended))
+				cl.gaveUp(out.Op, intended, time.Since(intended))
 				return w, true
 			}
 			cl.mu.Lock()
@@ -514,13 +538,19 @@ func (cl *client) replaceLost(ctx context.Context, connect Connect, id int, w wo
 	return nw, true
 }
 
-// Finished counts one operation that succeeded and took lat (a
-// workload.LoopRecorder, for a loop outside Go, as for Do).
+// Finished counts one operation of a loop outside Go that succeeded and
+// took lat (a workload.LoopRecorder). The loop hands its operations over
+// in batches, so the start is taken back from now by lat: later than it
+// was by up to a batch, which moves it by at most one time slice.
 func (cl *client) Finished(out workload.Outcome, lat time.Duration) {
+	cl.finished(out, time.Now().Add(-lat), lat)
+}
+
+// finished counts one operation that began (or was due) at began,
+// succeeded and took lat.
+func (cl *client) finished(out workload.Outcome, began time.Time, lat time.Duration) {
 	cl.mu.Lock()
-	if out.Op >= 0 && out.Op < len(cl.slice) {
-		cl.slice[out.Op].Record(lat)
-	}
+	cl.record(out.Op, began, lat)
 	cl.c.events++
 	cl.c.reads += int64(out.Reads)
 	cl.c.writes += int64(out.Writes)
@@ -549,13 +579,63 @@ func (cl *client) answered(out workload.Outcome) {
 // time it took until then with the operation's: the worst cases of a
 // struggling server are those it gives up on, and percentiles that left
 // them out would look better the more operations failed.
-func (cl *client) gaveUp(op int, lat time.Duration) {
+func (cl *client) gaveUp(op int, began time.Time, lat time.Duration) {
 	cl.mu.Lock()
-	if op >= 0 && op < len(cl.slice) {
-		cl.slice[op].Record(lat)
-	}
+	cl.record(op, began, lat)
 	cl.c.failedOps++
 	cl.mu.Unlock()
+}
+
+// record files the latency of op, begun (or due) at began, under the time
+// slice it began in; under mu.
+func (cl *client) record(op int, began time.Time, lat time.Duration) {
+	if op < 0 || op >= cl.nops {
+		return
+	}
+	idx := max(int(began.Sub(cl.t0)/cl.sliceLen), 0)
+	cl.in(idx)[op].Record(lat)
+	cl.done.Record(lat)
+}
+
+// in is the client's histograms of slice idx since the last tick.
+func (cl *client) in(idx int) []*hist.Histogram {
+	for i := len(cl.started) - 1; i >= 0; i-- {
+		if cl.started[i].idx == idx {
+			return cl.started[i].hists
+		}
+	}
+	var hs []*hist.Histogram
+	if n := len(cl.spare); n > 0 {
+		hs, cl.spare = cl.spare[n-1], cl.spare[:n-1]
+	} else {
+		hs = newHists(cl.nops)
+	}
+	cl.started = append(cl.started, started{idx: idx, hists: hs})
+	return hs
+}
+
+// hand merges the client's latencies since the last tick into byStart,
+// by the slice they started in, and returns byStart grown as needed;
+// under mu.
+func (cl *client) hand(byStart [][]*hist.Histogram) [][]*hist.Histogram {
+	for _, st := range cl.started {
+		for len(byStart) <= st.idx {
+			byStart = append(byStart, make([]*hist.Histogram, cl.nops))
+		}
+		for op, h := range st.hists {
+			if h.Count() == 0 {
+				continue
+			}
+			if byStart[st.idx][op] == nil {
+				byStart[st.idx][op] = hist.New()
+			}
+			byStart[st.idx][op].Merge(h)
+			h.Reset()
+		}
+		cl.spare = append(cl.spare, st.hists)
+	}
+	cl.started = cl.started[:0]
+	return byStart
 }
 
 // InFlight is when the operation a loop outside Go is waiting on began,

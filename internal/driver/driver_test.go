@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"shootout/internal/hist"
 	"shootout/internal/workload"
 )
 
@@ -509,5 +510,80 @@ func TestGivenUpOperationsCountInThePercentiles(t *testing.T) {
 	if op.Count != 100 || op.P95Ms < 10 || op.P99Ms < 10 || res.All.P99Ms < 10 {
 		t.Fatalf("count %d, p95 %.3f ms, p99 %.3f ms, all p99 %.3f ms: the 10 operations given up after 10 ms must be among the 100 timed",
 			op.Count, op.P95Ms, op.P99Ms, res.All.P99Ms)
+	}
+}
+
+// At a fixed rate the trimming drops the first and last 10% of intended
+// starts: warm-up is when operations were due, not when they ended. An
+// operation due inside the kept window that stalled past the run's end is
+// kept (trimming by completion dropped it with the tail, hiding the
+// stall), and one due in the warm-up that stalled into the middle of the
+// run is dropped with the warm-up (trimming by completion kept it).
+func TestAtAFixedRateTrimmingGoesByIntendedStart(t *testing.T) {
+	const stall = 600 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		at   time.Duration // the first operation begun after this stalls
+		kept bool
+	}{
+		{"due at 85%, ended after the run", 1700 * time.Millisecond, true},
+		{"due at 2%, ended at 32%", 40 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := base()
+			cfg.Clients = 4 // the others keep the schedule while one stalls
+			cfg.Rate = 500
+			cfg.Duration = 2 * time.Second
+			var stalled atomic.Bool
+			start := time.Now()
+			connect, _, _, _ := connector(func(int64) (time.Duration, error) {
+				if time.Since(start) > tc.at && stalled.CompareAndSwap(false, true) {
+					return stall, nil
+				}
+				return 0, nil
+			})
+			res, err := Run(context.Background(), cfg, connect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			op := res.Ops["op"]
+			if op.Untrimmed.MaxMs < 600 {
+				t.Fatalf("the stall is not in the untrimmed figures: max %.1f ms", op.Untrimmed.MaxMs)
+			}
+			if op.TrimmedHead+op.TrimmedTail > op.Untrimmed.Count/5+1 {
+				t.Fatalf("trimmed %d+%d of %d: more than 2x10%%", op.TrimmedHead, op.TrimmedTail, op.Untrimmed.Count)
+			}
+			// the other operations take no time; a busy machine delays
+			// them by far less than the stall
+			if kept := op.MaxMs >= 600; kept != tc.kept {
+				t.Fatalf("trimmed max %.1f ms (head %d, tail %d of %d): the stalled operation kept = %v, want %v",
+					op.MaxMs, op.TrimmedHead, op.TrimmedTail, op.Untrimmed.Count, kept, tc.kept)
+			}
+		})
+	}
+}
+
+// Recording runs once per operation on every client: filed under the
+// slice its operation started in, it must allocate nothing once the
+// client holds that slice's histograms, nor after a tick handed them over.
+func TestRecordingAllocatesNothing(t *testing.T) {
+	t0 := time.Now()
+	cl := &client{done: hist.New(), nops: 2, t0: t0, sliceLen: 10 * time.Millisecond}
+	out := workload.Outcome{Op: 1, Reads: 1}
+	cl.finished(out, t0, time.Microsecond)
+	byStart := cl.hand(nil)
+	if a := testing.AllocsPerRun(1000, func() { cl.finished(out, t0, time.Microsecond) }); a != 0 {
+		t.Errorf("recording allocates %v times per operation", a)
+	}
+	byStart = cl.hand(byStart)
+	tick := func() {
+		cl.finished(out, t0.Add(25*time.Millisecond), time.Microsecond)
+		byStart = cl.hand(byStart)
+	}
+	if a := testing.AllocsPerRun(1000, tick); a != 0 {
+		t.Errorf("recording and handing over allocate %v times per tick", a)
+	}
+	if n0, n2 := byStart[0][1].Count(), byStart[2][1].Count(); n0 != 1002 || n2 != 1001 {
+		t.Errorf("slices 0 and 2 hold %d and %d latencies of op 1, want 1002 and 1001", n0, n2)
 	}
 }

@@ -36,9 +36,7 @@ func summariseInterval(ss []slice, threads int, from, to time.Duration) Interval
 	all := hist.New()
 	for _, s := range ss {
 		c.add(s.counts)
-		for _, h := range s.hists {
-			all.Merge(h)
-		}
+		all.Merge(s.done)
 	}
 	at := to
 	span := to - from
@@ -113,14 +111,22 @@ func perSec(n int64, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-// fill aggregates slices, dropping the first and last trim fraction of each
-// operation's count at slice granularity (never more than trim).
-func (r *Result) fill(slices []slice, trim float64) {
+// fill aggregates slices, and the latencies byStart (per time slice an
+// operation started in, per op), dropping the first and last trim
+// fraction of each operation's count at slice granularity (never more
+// than trim). Trimming goes by start: at a fixed rate by when an
+// operation was due, so one due inside the kept window stays however late
+// it ended (by end, a stall near the run's end left with the tail, and a
+// warm-up operation that stalled into the middle stayed); in a closed
+// loop start and end order hardly differ.
+func (r *Result) fill(slices []slice, byStart [][]*hist.Histogram, trim float64) {
 	var total counts
 	all := hist.New()
 	for _, s := range slices {
 		total.add(s.counts)
-		for _, h := range s.hists {
+	}
+	for _, hs := range byStart {
+		for _, h := range hs {
 			all.Merge(h)
 		}
 	}
@@ -133,10 +139,10 @@ func (r *Result) fill(slices []slice, trim float64) {
 	r.All = all.Snapshot()
 	r.Ops = map[string]OpStats{}
 	for op, name := range r.OpNames {
-		per := make([]*hist.Histogram, len(slices))
+		per := make([]*hist.Histogram, len(byStart))
 		var n int64
-		for i, s := range slices {
-			per[i] = s.hists[op]
+		for i, hs := range byStart {
+			per[i] = hs[op]
 			n += per[i].Count()
 		}
 		st := trimmed(per, n, trim)
