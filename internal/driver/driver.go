@@ -33,7 +33,8 @@ type Config struct {
 	Rate float64
 	// Trim is the fraction of operations dropped at the start (warm-up) and
 	// at the end (clients finishing at different times) from the latency
-	// figures; the seeds used 10%.
+	// figures, in the order they started (with a rate, were due); the
+	// seeds used 10%.
 	Trim       float64
 	Interval   time.Duration // interval report period (0: none)
 	MaxRetries int           // retries of one operation for retryable errors
