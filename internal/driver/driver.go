@@ -105,7 +105,8 @@ type client struct {
 	started []started
 	spare   [][]*hist.Histogram
 	// done is every latency since the last tick, for the interval lines,
-	// which are of the operations that finished in them, as sysbench's
+	// which are of the operations that finished in them, as sysbench's;
+	// nil without interval lines
 	done     *hist.Histogram
 	nops     int
 	t0       time.Time
@@ -152,8 +153,11 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	sliceLen := sliceLength(cfg)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		clients[i] = &client{done: hist.New(), nops: nops, sliceLen: sliceLen,
+		clients[i] = &client{nops: nops, sliceLen: sliceLen,
 			c: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		if cfg.Interval > 0 {
+			clients[i].done = hist.New()
+		}
 	}
 	workers := make([]workload.Worker, cfg.Clients)
 	for i := range workers {
@@ -270,7 +274,10 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	prev := make([]counts, cfg.Clients)
 	var slowest time.Duration
 	collect := func(now time.Time) {
-		s := slice{at: now.Sub(start), done: hist.New(), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		s := slice{at: now.Sub(start), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		if cfg.Interval > 0 {
+			s.done = hist.New()
+		}
 		for i, cl := range clients {
 			cl.mu.Lock()
 			cur := cl.c
@@ -278,8 +285,10 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 			cur.byOp = copyOps(cl.c.byOp)
 			slowest = max(slowest, cl.slowest)
 			byStart = cl.hand(byStart)
-			s.done.Merge(cl.done)
-			cl.done.Reset()
+			if s.done != nil {
+				s.done.Merge(cl.done)
+				cl.done.Reset()
+			}
 			cl.mu.Unlock()
 			s.counts.add(cur.minus(prev[i]))
 			prev[i] = cur
@@ -308,6 +317,10 @@ loop:
 				iv := summariseInterval(slices[lastReport:], cfg.Clients, lastReportAt, now.Sub(start))
 				lastReportAt = now.Sub(start)
 				res.Intervals = append(res.Intervals, iv)
+				for i := range slices[lastReport:] {
+					// reported: what the trimming needs is in byStart
+					slices[lastReport+i].done = nil
+				}
 				if cfg.Out != nil {
 					fmt.Fprintln(cfg.Out, iv.Line())
 				}
@@ -595,7 +608,9 @@ func (cl *client) record(op int, began time.Time, lat time.Duration) {
 	}
 	idx := max(int(began.Sub(cl.t0)/cl.sliceLen), 0)
 	cl.in(idx)[op].Record(lat)
-	cl.done.Record(lat)
+	if cl.done != nil {
+		cl.done.Record(lat)
+	}
 }
 
 // in is the client's histograms of slice idx since the last tick.
