@@ -68,7 +68,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 	var refused []string
 	var comparable []string
 	for _, k := range keys {
-		if d := ga[k][0].Cell.ConditionDiff(gb[k][0].Cell); len(d) > 0 {
+		if d := repeatDiffs(ga[k], gb[k]); len(d) > 0 {
 			refused = append(refused, fmt.Sprintf("  %s: %s", k, strings.Join(d, "; ")))
 			continue
 		}
@@ -122,6 +122,28 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 	if onlyA+onlyB > 0 {
 		fmt.Fprintf(w, "%d cell(s) only in A, %d only in B (not compared)\n", onlyA, onlyB)
 	}
+}
+
+// repeatDiffs is every condition in which a repeat of either side differs
+// from A's first: the pair is a sample of one thing only when it is empty.
+// A directory can hold one cell name run under two conditions (another
+// --duration into the same --out), so each repeat is checked, not only the
+// first of each side.
+func repeatDiffs(a, b []*result.File) []string {
+	var out []string
+	check := func(first *result.File, fs []*result.File, where string) {
+		for _, f := range fs {
+			for _, d := range first.Cell.ConditionDiff(f.Cell) {
+				if d += " (" + where + ")"; !contains(out, d) {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	check(a[0], a[1:], "between A's repeats")
+	check(b[0], b[1:], "between B's repeats")
+	check(a[0], b[:1], "A vs B")
+	return out
 }
 
 // groupRepeats gathers the successful repeats of each cell; a failed

@@ -116,3 +116,25 @@ func TestCompareNamesRepeatsOnABusyHost(t *testing.T) {
 		t.Fatalf("a quiet repeat named:\n%s", out.String())
 	}
 }
+
+// One directory can hold a cell name run under two durations (a second
+// run into the same --out): compare refuses the pair, naming the field,
+// though the first repeats of both sides agree.
+func TestCompareRefusesRepeatsOfMixedConditions(t *testing.T) {
+	a := repeats("x", 100, 101, 99, 100)
+	b := repeats("x", 100, 101, 99, 100)
+	for _, f := range append(a, b...) {
+		f.Cell.Duration = "10s"
+	}
+	a[2].Cell.Duration, a[3].Cell.Duration = "60s", "60s"
+	b[3].Cell.Duration = "60s"
+	var out bytes.Buffer
+	Compare(&out, a, b, 0.05)
+	if len(rowsOf(out.String(), "tps")) != 0 {
+		t.Fatalf("repeats of two durations were compared:\n%s", out.String())
+	}
+	want := "  x: duration: 10s vs 60s (between A's repeats); duration: 10s vs 60s (between B's repeats)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Fatalf("want the refusal on one line naming duration %q:\n%s", want, out.String())
+	}
+}

@@ -13,12 +13,14 @@ import (
 var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients", "neighbour", "label", "target", "repeat", "status",
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
-	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s"}
+	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s",
+	"table", "cell_id"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
-// table (against the baseline's cell with the same group, label and
-// repeat). A figure the cell did not measure (a failed cell, an external
+// table (against the baseline's cell with the same table, label and
+// repeat). Its table column is the terminal table's title: the cells of
+// one name run under other conditions are told apart there. A figure the cell did not measure (a failed cell, an external
 // server's CPU, a workload without logical bytes) is an empty field, never
 // 0; sizes are bytes, times ms.
 func CSV(w io.Writer, files []*result.File, baseline string) error {
@@ -31,10 +33,13 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 		repeat           int
 	}
 	base := map[key]float64{}
-	groupOf := func(f *result.File) string {
-		c := f.Cell
-		return fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v", c.Workload, c.Dataset, c.Conditions.MemoryBytes, c.Conditions.IOPS, c.Conditions.BPS, c.Conditions.CPUs, c.Params)
+	table := map[*result.File]*group{}
+	for _, g := range groups(files) {
+		for _, f := range g.files {
+			table[f] = g
+		}
 	}
+	groupOf := func(f *result.File) string { return table[f].key }
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
 			for op, o := range f.Ops {
@@ -91,7 +96,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			} else {
 				row = append(row, "", "", "")
 			}
-			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
+			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok), table[f].title, c.ID)
 			if err := cw.Write(row); err != nil {
 				return err
 			}

@@ -22,25 +22,24 @@ type kvSet struct {
 }
 
 func kvSets(files []*result.File) []kvSet {
-	var out []kvSet
-	at := map[string]int{}
+	var kv []*result.File
 	for _, f := range files {
-		if f.Cell.Workload != "kv" {
-			continue
+		if f.Cell.Workload == "kv" {
+			kv = append(kv, f)
 		}
-		c := f.Cell
-		key := fmt.Sprintf("%s|%d|%s", c.Dataset, c.Conditions.MemoryBytes, c.Conditions.CPUs)
-		i, ok := at[key]
-		if !ok {
-			title := "kv, dataset " + c.Dataset
-			if m := c.Conditions.MemoryBytes; m > 0 {
-				title += fmt.Sprintf(", memory %d MiB", m>>20)
-			}
-			i = len(out)
-			at[key] = i
-			out = append(out, kvSet{title: title})
+	}
+	// the paths and allocators are rows of the seed's table; every other
+	// identity field keeps sets apart, as in the other tables
+	pathOrAllocator := func(k string) bool { return k == "params.path" || k == "conditions.allocator" }
+	var out []kvSet
+	for _, g := range partition(kv, pathOrAllocator, func(c result.Cell) string {
+		title := "kv, dataset " + c.Dataset
+		if m := c.Conditions.MemoryBytes; m > 0 {
+			title += fmt.Sprintf(", memory %d MiB", m>>20)
 		}
-		out[i].files = append(out[i].files, f)
+		return title
+	}) {
+		out = append(out, kvSet{title: g.title, files: g.files})
 	}
 	return out
 }

@@ -133,49 +133,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 }
 
 func groups(files []*result.File) []*group {
-	byKey := map[string]*group{}
-	var order []string
-	for _, f := range files {
-		c := f.Cell
-		cd := c.Conditions
-		key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s|%v|%s", c.Workload, c.Dataset, cd.MemoryBytes, cd.IOPS, cd.BPS, cd.Disk, cd.CPUs, c.Params, cd.Allocator)
-		g, ok := byKey[key]
-		if !ok {
-			title := fmt.Sprintf("%s, dataset %s", c.Workload, c.Dataset)
-			if cd.MemoryBytes > 0 {
-				title += fmt.Sprintf(", memory %d MiB", cd.MemoryBytes>>20)
-			}
-			if cd.Disk != "" {
-				title += ", disk " + cd.Disk
-			}
-			if cd.CPUs != "" {
-				title += ", cpus " + cd.CPUs
-			}
-			if p := c.Params["path"]; p != "" {
-				title += ", path " + p
-			}
-			if cd.Allocator != "" {
-				title += ", allocator " + cd.Allocator
-			}
-			g = &group{key: key, title: title}
-			byKey[key] = g
-			order = append(order, key)
-		}
-		g.files = append(g.files, f)
-		if !contains(g.targets, c.Target) {
-			g.targets = append(g.targets, c.Target)
-		}
-		if !contains(g.labels, c.Label()) {
-			g.labels = append(g.labels, c.Label())
-		}
-	}
-	var out []*group
-	for _, k := range order {
-		g := byKey[k]
-		sort.SliceStable(g.labels, func(i, j int) bool { return labelLess(g.labels[i], g.labels[j]) })
-		out = append(out, g)
-	}
-	return out
+	return partition(files, noSkip, tableTitle)
 }
 
 // labelLess orders "clients/load" labels as the seed's tables do: by

@@ -44,6 +44,17 @@ func (c Cell) ConditionDiff(o Cell) []string {
 	return diffs
 }
 
+// Identity is every field ConditionDiff compares, by its dotted name
+// (conditions.trim, conditions.settings.NAME), each value as text: what
+// the repeats of one row of a report must all share.
+func (c Cell) Identity() map[string]string {
+	out := map[string]string{}
+	for k, v := range identityFields(c) {
+		out[k] = show(v)
+	}
+	return out
+}
+
 // identityFields flattens a cell's JSON into dotted keys, leaving out what
 // names a repeat rather than what it measured.
 func identityFields(c Cell) map[string]any {

@@ -22,3 +22,15 @@ func TestConditionDiff(t *testing.T) {
 		t.Fatalf("diff = %q, want %q", d, want)
 	}
 }
+
+func TestIdentityNamesEveryComparedField(t *testing.T) {
+	a := Cell{ID: "x__r1", Target: "sqlite", Workload: "kv", Dataset: "1000", Clients: 4, Duration: "10s",
+		Conditions: Conditions{Neighbour: "0", Settings: map[string]string{"cache": "1G"}}, Repeat: 1}
+	id := a.Identity()
+	if id["duration"] != "10s" || id["conditions.settings.cache"] != "1G" || id["clients"] != "4" {
+		t.Fatalf("identity %v", id)
+	}
+	if _, ok := id["repeat"]; ok {
+		t.Fatalf("the repeat number is not what a cell measured: %v", id)
+	}
+}
