@@ -73,6 +73,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			}
 			tw.Flush()
+			listFailed(w, g.files)
 			if len(others) > 0 {
 				fmt.Fprintf(w, "  %s\n", noiseLegend)
 			}
@@ -98,7 +99,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 				}
 				n := okRepeats(fs)
 				if n == 0 {
-					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, shortStatus(fs[0].Status), strings.Repeat("\t", len(cols)))
+					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, failedMark, strings.Repeat("\t", len(cols)))
 					continue
 				}
 				row := []string{t, label, fmt.Sprint(n)}
@@ -109,6 +110,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 			}
 		}
 		tw.Flush()
+		listFailed(w, g.files)
 		for _, p := range pausedCells(g.files) {
 			fmt.Fprintf(w, "  paused: %s\n", p)
 		}
@@ -216,17 +218,26 @@ func versionOf(fs []*result.File) string {
 }
 
 func cellText(v float64, ok bool, why string) string {
-	if !ok {
-		return shortStatus(why)
+	switch {
+	case ok:
+		return fmt.Sprintf("%.3f", v)
+	case why == "-":
+		return why
 	}
-	return fmt.Sprintf("%.3f", v)
+	return failedMark
 }
 
-func shortStatus(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+// failedMark stands for a failed cell inside a table: its reason, listed
+// under the table, would widen the column for every row.
+const failedMark = "failed"
+
+// listFailed names, under a table, its failed cells and their reasons.
+func listFailed(w io.Writer, files []*result.File) {
+	for _, f := range files {
+		if !f.OK() {
+			fmt.Fprintf(w, "  failed: %s %s repeat %d: %s\n", f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, clip(f.Status, 160))
+		}
 	}
-	return s
 }
 
 func contains(xs []string, x string) bool {

@@ -350,3 +350,36 @@ func TestABusyHostIsNamed(t *testing.T) {
 		t.Error("the HTML report does not name the busy host")
 	}
 }
+
+// A failed cell's reason stays out of the table's columns: a long one
+// leaves every other row as a short one does, and is listed under it.
+func TestAFailedCellsReasonDoesNotWidenTheTable(t *testing.T) {
+	table := func(why string) string {
+		files := []*result.File{
+			cell("mariadb-rocksdb", 1, "0", 1, "ok"),
+			cell("mariadb-innodb", 1, "0", 3, "ok"),
+			cell("mariadb-rocksdb", 2, "0", 2, "ok"),
+			cell("mariadb-innodb", 2, "0", 0, why),
+		}
+		var b bytes.Buffer
+		Terminal(&b, files, "mariadb-rocksdb")
+		return b.String()
+	}
+	long := "failed: run: " + strings.Repeat("Error 2013: Lost connection to server during query; ", 6)
+	short, wide := table("failed: x"), table(long)
+	rowsOf := func(out string) []string {
+		var rows []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "1/0") {
+				rows = append(rows, l)
+			}
+		}
+		return rows
+	}
+	if a, b := rowsOf(short), rowsOf(wide); strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) == 0 {
+		t.Fatalf("a long reason changed the other rows:\n%s\n--- with a short one:\n%s", wide, short)
+	}
+	if !strings.Contains(wide, "  failed: mariadb-innodb 2/0 repeat 1: failed: run: Error 2013") {
+		t.Fatalf("the failure is not listed under the table:\n%s", wide)
+	}
+}
