@@ -272,19 +272,18 @@ func cellFor(files []*result.File, target, label string) *result.File {
 	return bad
 }
 
-// figureOf is a value of the representative cell, or why there is none.
+// figureOf is the median over the successful repeats that measured the
+// figure, or why there is none: a repeat without it (a server whose CPU
+// was not read) is left out, never drawn as 0.
 func figureOf(files []*result.File, target, label string, v func(*result.File) (float64, bool)) value {
-	f := cellFor(files, target, label)
-	switch {
-	case f == nil:
-		return value{}
-	case !f.OK():
+	fs := pick(files, target, label)
+	if x, _, ok := repeatFigureOf(fs, v); ok {
+		return value{V: x, State: measured}
+	}
+	if f := cellFor(files, target, label); f != nil && !f.OK() {
 		return value{State: failed, Why: f.Status}
 	}
-	if _, ok := v(f); !ok {
-		return value{}
-	}
-	return value{V: median(pick(files, target, label), func(f *result.File) float64 { x, _ := v(f); return x }), State: measured}
+	return value{}
 }
 
 func groupView(id string, g *group, base string, colors map[string]string) viewGroup {
