@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -77,9 +78,12 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 	if len(comparable) == 0 {
 		fmt.Fprintln(w, "no cell ran successfully in both directories under the same conditions (cells match by target, workload, dataset, clients and every recorded condition)")
 	} else {
-		fmt.Fprintf(w, "The sample of a cell is its repeats (one figure per repeat). Medians with their %.0f%% interval; change with its interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.\n", 100*stats.Confidence, alpha)
+		// the medians' intervals are at stats.Confidence; the change's is
+		// cut where the U test leaves alpha, so its level follows --alpha
+		med, chg := levelText(stats.Confidence), levelText(1-alpha)
+		fmt.Fprintf(w, "The sample of a cell is its repeats (one figure per repeat). Medians with their %s interval; change with its %s interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.\n", med, chg, alpha)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "cell\tfigure\tA median [95% CI]\tB median [95% CI]\tn A/B\tchange\t")
+		fmt.Fprintf(tw, "cell\tfigure\tA median [%s CI]\tB median [%s CI]\tn A/B\tchange [%s CI]\t\n", med, med, chg)
 		for _, k := range comparable {
 			for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
 				sa, sb := sampleOf(ga[k], fig), sampleOf(gb[k], fig)
@@ -167,6 +171,11 @@ func sampleOf(fs []*result.File, fig repeatFigure) []float64 {
 		}
 	}
 	return xs
+}
+
+// levelText is a confidence level as a percentage: 95%, 99%, 99.9%.
+func levelText(level float64) string {
+	return strconv.FormatFloat(math.Round(1e5*level)/1e3, 'f', -1, 64) + "%"
 }
 
 func summaryText(s stats.Summary) string {

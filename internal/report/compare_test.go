@@ -138,3 +138,15 @@ func TestCompareRefusesRepeatsOfMixedConditions(t *testing.T) {
 		t.Fatalf("want the refusal on one line naming duration %q:\n%s", want, out.String())
 	}
 }
+
+// The change's interval is cut at --alpha: its level is printed as it is,
+// not as the medians' 95%.
+func TestCompareNamesTheChangeIntervalsLevel(t *testing.T) {
+	for alpha, want := range map[float64]string{0.05: "change [95% CI]", 0.01: "change [99% CI]"} {
+		var out bytes.Buffer
+		Compare(&out, repeats("x", 100, 101, 99, 100, 102), repeats("x", 80, 81, 79, 80, 82), alpha)
+		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "change with its "+strings.TrimSuffix(strings.TrimPrefix(want, "change ["), " CI]")+" interval") {
+			t.Errorf("--alpha %v: want %q in the header:\n%s", alpha, want, out.String())
+		}
+	}
+}
