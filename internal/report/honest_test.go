@@ -131,3 +131,66 @@ func TestChartLeavesOutARepeatWithoutTheFigure(t *testing.T) {
 		t.Fatalf("no repeat measured it, yet it reads %+v", v)
 	}
 }
+
+// The verdict's figures are medians (the mean of the middle two of an
+// even count) of one row's repeats, never the rows of other loads pooled.
+func TestVerdictMediansAreOneRowsRepeats(t *testing.T) {
+	wrote := func(target string, clients int, bytes ...float64) []*result.File {
+		fs := timedRepeats(target, make([]float64, len(bytes))...)
+		for i, f := range fs {
+			f.Cell.Clients = clients
+			f.Ops["q"] = result.Op{Snapshot: hist.Snapshot{Count: 100, MeanMs: 1}}
+			f.Server.Measured, f.Server.WriteBytesPerOp = true, bytes[i]
+		}
+		return fs
+	}
+	var fs []*result.File
+	fs = append(fs, wrote("a", 1, 1000, 3000)...)
+	fs = append(fs, wrote("b", 1, 2050)...)
+	fs = append(fs, wrote("a", 4, 10000)...)
+	fs = append(fs, wrote("b", 4, 2000)...)
+	v := strings.Join(verdict(groups(fs), "a", fs), " ")
+	for _, want := range []string{
+		"At 1 client without neighbours, a and b wrote about the same bytes per transaction (2.0 KiB and 2.0 KiB)",
+		"at 4 clients without neighbours, b wrote 5.0× fewer bytes per transaction than a",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("verdict lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// "The slowest was N× slower" is said only when the repeats put it beyond
+// their noise.
+func TestVerdictTestsTheSlowestAgainstTheNoise(t *testing.T) {
+	var fs []*result.File
+	fs = append(fs, timedRepeats("a", 1, 1.1, 0.9, 1.05, 0.95)...)
+	fs = append(fs, timedRepeats("b", 1.3, 1.31, 1.29, 1.32, 1.28)...)
+	fs = append(fs, timedRepeats("c", 0.5, 3, 0.8, 2.5, 1.6)...)
+	v := strings.Join(verdict(groups(fs), "a", fs), " ")
+	if !strings.Contains(v, "c was within the noise of a (~, 1.6× apart)") {
+		t.Fatalf("a noisy slowest target was called slower:\n%s", v)
+	}
+}
+
+// Space is compared in one kind of size: one target's tables against
+// another's whole directory is not a comparison; the chart's caption
+// names the kind its bars are.
+func TestSpaceIsComparedLikeWithLike(t *testing.T) {
+	fs := append(timedRepeats("a", 1), timedRepeats("b", 1)...)
+	fs[0].Space = result.Space{TableBytes: 100 << 20, SettledBytes: 300 << 20, Bytes: 310 << 20}
+	fs[1].Space = result.Space{SettledBytes: 150 << 20, Bytes: 160 << 20}
+	v := strings.Join(verdict(groups(fs), "a", fs), " ")
+	if !strings.Contains(v, "b took 2.0× less space on disk (settled data directory) than a (150.0 MiB against 300.0 MiB)") {
+		t.Fatalf("space not compared in the kind both measured:\n%s", v)
+	}
+	figs := spaceFigures(groups(fs), "a", map[string]string{})
+	if c := figs[0].Caption; !strings.Contains(c, "settled data directory") {
+		t.Fatalf("caption %q does not name the settled directory its bars are", c)
+	}
+	fs[1].Space.TableBytes = 50 << 20
+	figs = spaceFigures(groups(fs), "a", map[string]string{})
+	if c := figs[0].Caption; !strings.HasPrefix(c, "Bars: tables and indexes") || strings.Contains(c, "data directory after the run") {
+		t.Fatalf("caption %q: the bars are tables and indexes", c)
+	}
+}

@@ -539,17 +539,81 @@ func costTable(g *group, targets []string) *table {
 	return t
 }
 
-// spaceOf is a cell's space: its tables and indexes as the server reports
-// them after settling (the seeds' figure), else the settled data
-// directory, else the directory as the run left it.
+// spaceKind is one of the sizes a cell may have measured: the seeds'
+// tables and indexes as the server reports them, the data directory after
+// settling, or as the run left it. Two targets' sizes are compared only
+// in one kind: one's tables against another's whole directory would count
+// the logs and free space of one side only.
+type spaceKind struct {
+	name string
+	get  func(*result.File) int64
+}
+
+var spaceKinds = []spaceKind{
+	{"tables and indexes", func(f *result.File) int64 { return f.Space.TableBytes }},
+	{"settled data directory", func(f *result.File) int64 { return f.Space.SettledBytes }},
+	{"data directory as the run left it", func(f *result.File) int64 { return f.Space.Bytes }},
+}
+
+// commonSpace is the first kind every target in targets measured in a
+// successful cell of files; ok is false when there is none.
+func commonSpace(files []*result.File, targets []string) (spaceKind, bool) {
+	for _, k := range spaceKinds {
+		all := true
+		for _, t := range targets {
+			has := false
+			for _, f := range files {
+				if f.Cell.Target == t && f.OK() && k.get(f) > 0 {
+					has = true
+				}
+			}
+			all = all && has
+		}
+		if all {
+			return k, true
+		}
+	}
+	return spaceKind{}, false
+}
+
+// spaceKindNote says how each kind of size was taken.
+var spaceKindNote = map[string]string{
+	"tables and indexes":                " as the server reports them after settling (the seeds' figure; logs and free space in the data directory not counted)",
+	"settled data directory":            " after the run, flushed and compacted where the engine could settle",
+	"data directory as the run left it": "",
+}
+
+// mostMeasured is the kind of size most targets measured.
+func mostMeasured(files []*result.File) spaceKind {
+	best, n := spaceKinds[len(spaceKinds)-1], 0
+	for _, k := range spaceKinds {
+		var ts []string
+		for _, f := range files {
+			if f.OK() && k.get(f) > 0 && !contains(ts, f.Cell.Target) {
+				ts = append(ts, f.Cell.Target)
+			}
+		}
+		if len(ts) > n {
+			best, n = k, len(ts)
+		}
+	}
+	return best
+}
+
+// spaceOf is any size the cell measured, 0 when none.
 func spaceOf(f *result.File) int64 {
-	if f.Space.TableBytes > 0 {
-		return f.Space.TableBytes
+	return max(f.Space.TableBytes, f.Space.SettledBytes, f.Space.Bytes)
+}
+
+// spaceTargets are the targets with any size measured in files.
+func spaceTargets(files []*result.File) []string {
+	var out []string
+	for _, f := range files {
+		if f.OK() && spaceOf(f) > 0 && !contains(out, f.Cell.Target) {
+			out = append(out, f.Cell.Target)
+		}
 	}
-	if f.Space.SettledBytes > 0 {
-		return f.Space.SettledBytes
-	}
-	return f.Space.Bytes
+	return out
 }
 
 // spaceFigures charts space per target per dataset, one chart per workload
@@ -583,12 +647,23 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 		for _, g := range mine {
 			cats = append(cats, strings.TrimPrefix(g.title, w+", "))
 		}
+		var all []*result.File
+		for _, g := range mine {
+			all = append(all, g.files...)
+		}
+		// the bars are the kind of size every target measured; with none
+		// in common, the kind most did, and the others are left out
+		measuredBy := spaceTargets(all)
+		kind, common := commonSpace(all, measuredBy)
+		if !common {
+			kind = mostMeasured(all)
+		}
 		tb := &table{Head: []string{"dataset", "target", "data dir MiB", "settled MiB", "tables+indexes MiB", "load s", "rows loaded"}}
 		var ss []series
 		for _, t := range targets {
 			s := series{Name: t, Color: colors[t]}
 			for gi, g := range mine {
-				var ok []*result.File
+				var ok, bar []*result.File
 				var why, note string
 				anyOK := false
 				for _, f := range g.files {
@@ -598,6 +673,9 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 					switch {
 					case f.OK() && spaceOf(f) > 0:
 						ok = append(ok, f)
+						if kind.get(f) > 0 {
+							bar = append(bar, f)
+						}
 					case f.OK():
 						anyOK = true
 						note = f.Space.Note
@@ -607,8 +685,12 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 				}
 				switch {
 				case len(ok) > 0:
-					mb := median(ok, func(f *result.File) float64 { return float64(spaceOf(f)) / mib })
-					s.Values = append(s.Values, value{V: mb, State: measured})
+					if len(bar) > 0 {
+						mb := median(bar, func(f *result.File) float64 { return float64(kind.get(f)) / mib })
+						s.Values = append(s.Values, value{V: mb, State: measured})
+					} else {
+						s.Values = append(s.Values, value{})
+					}
 					f := ok[len(ok)/2]
 					load := fmt.Sprintf("%.1f", f.Load.Seconds)
 					if f.Load.Reused {
@@ -634,10 +716,9 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 			}
 			ss = append(ss, s)
 		}
-		caption := "The data directory after the run, settled (flushed and compacted) where the engine could settle; MiB (2^20 bytes), median over the cells of each dataset."
-		var all []*result.File
-		for _, g := range mine {
-			all = append(all, g.files...)
+		caption := fmt.Sprintf("Bars: %s%s; MiB (2^20 bytes), median over the cells of each dataset. The table has every size each target measured.", kind.name, spaceKindNote[kind.name])
+		if !common {
+			caption += " Not every target measured it: the others have no bar (their sizes are in the table, of another kind, so not comparable)."
 		}
 		if note := memoryEngineSpaceNote(all); note != "" {
 			caption += " " + note + "."

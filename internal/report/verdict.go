@@ -70,15 +70,28 @@ func verdict(gs []*group, baseline string, files []*result.File) []string {
 			}
 			parts = append(parts, s)
 		}
-		if s := byTarget(g, "wrote", "bytes per transaction", "fewer", func(f *result.File) (float64, bool) {
-			return f.Server.WriteBytesPerOp, f.Server.Measured && f.Server.WriteBytesPerOp > 0
-		}, kbText); s != "" {
-			parts = append(parts, s+waClause(g))
+		// each row is its own sample: the lightest and the heaviest load,
+		// as for the times, never the median of all rows together
+		var wrote, took []string
+		for _, l := range endLabels(g.labels) {
+			at := ""
+			if len(g.labels) > 1 {
+				at = "at " + labelText(l) + ", "
+			}
+			if s := byTarget(g, l, "wrote", "bytes per transaction", "fewer", func(f *result.File) (float64, bool) {
+				return f.Server.WriteBytesPerOp, f.Server.Measured && f.Server.WriteBytesPerOp > 0
+			}, kbText); s != "" {
+				wrote = append(wrote, at+s+waClause(g, l))
+			}
+			// space is the dataset's: said once, at the lightest load
+			if s := spaceClause(g, l); s != "" && len(took) == 0 {
+				took = append(took, at+s)
+			}
 		}
-		if s := byTarget(g, "took", "space on disk", "less", func(f *result.File) (float64, bool) {
-			return float64(spaceOf(f)), spaceOf(f) > 0
-		}, func(v float64) string { return fmt.Sprintf("%.1f MiB", v/mib) }); s != "" {
-			parts = append(parts, s)
+		for _, clauses := range [][]string{wrote, took} {
+			if len(clauses) > 0 {
+				parts = append(parts, strings.Join(clauses, "; "))
+			}
 		}
 		if len(parts) == 0 {
 			out = append(out, sentence(prefix, "no two targets have figures to compare"))
@@ -172,7 +185,7 @@ func fastestClause(g *group, op, label string) string {
 			s += " (too few repeats to tell this from noise: run with --repeat 5)"
 		}
 		if len(xs) > 2 && slow != next && slow.v/fast.v >= 1.05 {
-			s += fmt.Sprintf("; %s was %s slower than %s", slow.t, times(slow.v/fast.v), fast.t)
+			s += "; " + slowestClause(g, op, label, fast.t, slow.t, slow.v/fast.v)
 		}
 	}
 	for _, e := range inProcess {
@@ -206,27 +219,39 @@ func embeddedTarget(files []*result.File, target string) bool {
 	return false
 }
 
-// byTarget compares one figure (median over a target's successful cells)
-// between the target with the least and the one with the most.
-func byTarget(g *group, verb, what, fewer string, get func(*result.File) (float64, bool), show func(float64) string) string {
+// slowestClause names the slowest target against the fastest, as a
+// difference only when their repeats put it beyond the noise.
+func slowestClause(g *group, op, label, fast, slow string, r float64) string {
+	a, b := opRepeats(g.files, fast, label, op), opRepeats(g.files, slow, label, op)
+	switch noiseMark(a, b) {
+	case withinNoise:
+		return fmt.Sprintf("%s was within the noise of %s (~, %s apart)", slow, fast, times(r))
+	case tooFew:
+		return fmt.Sprintf("%s took %s the time of %s (?: %d against %d repeats cannot decide whether that is more than noise)", slow, times(r), fast, len(b), len(a))
+	}
+	return fmt.Sprintf("%s was %s slower than %s", slow, times(r), fast)
+}
+
+// endLabels are the lightest and the heaviest rows.
+func endLabels(labels []string) []string {
+	if len(labels) < 2 {
+		return labels
+	}
+	return []string{labels[0], labels[len(labels)-1]}
+}
+
+// byTarget compares one figure (median over a target's successful repeats
+// at one label) between the target with the least and the one with the
+// most.
+func byTarget(g *group, label, verb, what, fewer string, get func(*result.File) (float64, bool), show func(float64) string) string {
 	type tv struct {
 		t string
 		v float64
 	}
 	var xs []tv
 	for _, t := range g.targets {
-		var vals []float64
-		for _, f := range g.files {
-			if f.Cell.Target != t || !f.OK() {
-				continue
-			}
-			if v, ok := get(f); ok {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) > 0 {
-			sort.Float64s(vals)
-			xs = append(xs, tv{t, vals[len(vals)/2]})
+		if v, _, ok := repeatFigureOf(pick(g.files, t, label), get); ok {
+			xs = append(xs, tv{t, v})
 		}
 	}
 	if len(xs) < 2 {
@@ -241,19 +266,37 @@ func byTarget(g *group, verb, what, fewer string, get func(*result.File) (float6
 	return fmt.Sprintf("%s %s %s %s %s than %s (%s against %s)", lo.t, verb, times(r), fewer, what, hi.t, show(lo.v), show(hi.v))
 }
 
+// spaceClause compares the targets' space at one label in the kind of
+// size all of them measured, or says that they measured different ones.
+func spaceClause(g *group, label string) string {
+	var fs []*result.File
+	for _, t := range g.targets {
+		fs = append(fs, pick(g.files, t, label)...)
+	}
+	ts := spaceTargets(fs)
+	if len(ts) < 2 {
+		return ""
+	}
+	kind, ok := commonSpace(fs, ts)
+	if !ok {
+		return "space on disk n/a: " + strings.Join(ts, ", ") + " did not measure one kind of size in common"
+	}
+	return byTarget(g, label, "took", "space on disk ("+kind.name+")", "less", func(f *result.File) (float64, bool) {
+		return float64(kind.get(f)), kind.get(f) > 0
+	}, func(v float64) string { return fmt.Sprintf("%.1f MiB", v/mib) })
+}
+
 // waClause adds the write amplification of the targets that have one.
-func waClause(g *group) string {
+func waClause(g *group, label string) string {
 	var parts []string
 	for _, t := range g.targets {
-		var vals []float64
-		for _, f := range g.files {
-			if f.Cell.Target == t && f.OK() && f.Server.WriteAmplification != nil {
-				vals = append(vals, *f.Server.WriteAmplification)
+		if v, _, ok := repeatFigureOf(pick(g.files, t, label), func(f *result.File) (float64, bool) {
+			if f.Server.WriteAmplification == nil {
+				return 0, false
 			}
-		}
-		if len(vals) > 0 {
-			sort.Float64s(vals)
-			parts = append(parts, fmt.Sprintf("%s %.1f", t, vals[len(vals)/2]))
+			return *f.Server.WriteAmplification, true
+		}); ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f", t, v))
 		}
 	}
 	if len(parts) < 2 {
