@@ -88,7 +88,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 				op, has(o.MeanMs, timed), ratio, has(o.P50Ms, timed), has(o.P95Ms, timed), has(o.P99Ms, timed), has(o.MaxMs, timed),
 				has(f.Throughput.TPS, ok), has(f.Throughput.QPS, ok), has(errps, hasErr),
 				has(f.Server.CPUSecondsPerOp*1000, srv), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
-				has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0),
+				has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0 && !embedded(f)),
 				size(f.Space.Bytes), size(f.Space.SettledBytes), size(f.Space.TableBytes), load, f.Target.Version,
 				f.Server.BytesSource, has(f.Server.ProcessWriteBytesPerOp, srv)}
 			if ew := f.Server.EngineWrites; ew != nil && ok {

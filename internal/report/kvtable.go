@@ -144,10 +144,20 @@ func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P50Ms }))),
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P99Ms }))),
 			numCell(perRow(func(f *result.File) float64 { return f.Server.CPUSeconds })),
-			numCell(perRow(func(f *result.File) float64 { return f.Client.CPUSeconds })),
+			numCell(clientPerRow(ok, perRow)),
 			txt(inMemoryText(ok)), txt(versionOf(ok))))
 	}
 	return head, rows
+}
+
+// clientPerRow is the client's CPU per row, n/a for an embedded database:
+// its process is the server's, all of it already in the server column
+// (results written before run left the client's empty hold it twice).
+func clientPerRow(fs []*result.File, perRow func(func(*result.File) float64) string) string {
+	if embedded(fs[0]) {
+		return notMeasured
+	}
+	return perRow(func(f *result.File) float64 { return f.Client.CPUSeconds })
 }
 
 // inMemoryText is "yes" when every repeat proved it read from memory,

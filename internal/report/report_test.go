@@ -383,3 +383,37 @@ func TestAFailedCellsReasonDoesNotWidenTheTable(t *testing.T) {
 		t.Fatalf("the failure is not listed under the table:\n%s", wide)
 	}
 }
+
+// Embedded SQLite's CPU is the shootout process's: it is in the server
+// column once, and the client column is empty, in the CSV and the kv
+// table alike (files written before run left the client's empty have it
+// in both).
+func TestEmbeddedCPUIsOnlyInTheServerColumn(t *testing.T) {
+	f := &result.File{
+		Cell:       result.Cell{ID: "sqlite__kv", Target: "sqlite", Workload: "kv", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}, Repeat: 1},
+		Target:     result.Target{Name: "sqlite", Flavor: "sqlite"},
+		Status:     "ok",
+		Throughput: result.Throughput{Reads: 1000, Events: 1000, Seconds: 1, TPS: 1000},
+		Ops:        map[string]result.Op{"read": {Snapshot: hist.Snapshot{Count: 1000, MeanMs: 0.01}}},
+		Server:     result.Server{Measured: true, CPUSeconds: 0.5, CPUSecondsPerOp: 0.0005},
+		Client:     result.Client{CPUSeconds: 0.5, CPUSecondsPerOp: 0.0005},
+	}
+	var b bytes.Buffer
+	if err := CSV(&b, []*result.File{f}, "sqlite"); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := csv.NewReader(&b).ReadAll()
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if srv, cl := rows[1][col["server_cpu_ms_per_op"]], rows[1][col["client_cpu_ms_per_op"]]; srv != "0.5000" || cl != "" {
+		t.Errorf("CSV server %q client %q: want the CPU in the server column only", srv, cl)
+	}
+	head, trows := kvTable(kvSets([]*result.File{f})[0], "sqlite")
+	for i, h := range head {
+		if strings.HasPrefix(h, "client CPU") && trows[0][i].Text != notMeasured {
+			t.Errorf("kv table %s = %q, want %s", h, trows[0][i].Text, notMeasured)
+		}
+	}
+}

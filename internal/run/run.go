@@ -153,6 +153,9 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 		f.Server.Note = "server processes unknown (external server): only the load average is measured"
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
 		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
+		// the client's CPU is the same process's, already all in the
+		// server's: kept in both, a sum of the two counted it twice
+		f.Client = result.Client{}
 	}
 }
 
