@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -245,5 +246,44 @@ func TestRepeatAutoStopsAndSaysWhy(t *testing.T) {
 	}
 	if _, stderr, code := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite", "--workload", "oltp_point_select", "--repeat", "often"); code != 2 || !strings.Contains(stderr, "--repeat: \"often\" is not a repeat count") {
 		t.Errorf("--repeat often: exit %d %q", code, stderr)
+	}
+}
+
+// TestOneOutTwoDurationsAreNeverPooled: the same plan run twice into one
+// --out with another --duration (no --resume) leaves two cells of one
+// name; the report shows them as two tables, in the terminal, HTML and
+// CSV, never one row of n=2, and compare refuses them naming duration.
+func TestOneOutTwoDurationsAreNeverPooled(t *testing.T) {
+	dir := testenv.WorkDir(t)
+	out := filepath.Join(dir, "r")
+	args := []string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000", "--interval", "0s", "--out", out}
+	for _, d := range []string{"1s", "2s"} {
+		if _, stderr, code := shootout(t, nil, append(args, "--duration", d)...); code != 0 {
+			t.Fatalf("run --duration %s: exit %d\n%s", d, code, stderr)
+		}
+	}
+	csvFile, htmlFile := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.html")
+	stdout, stderr, code := shootout(t, nil, "report", out, "--csv", csvFile, "--html", htmlFile)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, stderr)
+	}
+	for _, d := range []string{"1s", "2s"} {
+		title := "oltp_point_select, dataset 1000, duration " + d
+		if !strings.Contains(stdout, "\n"+title+": throughput") {
+			t.Errorf("terminal: no table %q:\n%s", title, stdout)
+		}
+		if page, _ := os.ReadFile(htmlFile); !strings.Contains(string(page), title+"</h2>") {
+			t.Errorf("HTML: no group %q", title)
+		}
+		if rows, _ := os.ReadFile(csvFile); !strings.Contains(string(rows), title) {
+			t.Errorf("CSV: no row of table %q:\n%s", title, rows)
+		}
+	}
+	if regexp.MustCompile(`(?m)^\s+sqlite\s+1/0\s+2\s`).MatchString(stdout) {
+		t.Errorf("terminal: a row pools both durations (n=2):\n%s", stdout)
+	}
+	stdout, _, _ = shootout(t, nil, "compare", out, out)
+	if !strings.Contains(stdout, "sqlite__oltp_point_select__1000__c1__n0: duration: 1s vs 2s (between A's repeats)") {
+		t.Errorf("compare did not refuse the mixed durations naming the field:\n%s", stdout)
 	}
 }
