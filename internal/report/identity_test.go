@@ -17,6 +17,7 @@ func rerunWithDuration(files []*result.File, duration string) []*result.File {
 		g := *f
 		g.Cell.ID += "__h0000beef"
 		g.Cell.Duration = duration
+		g.Space.TableBytes = f.Space.SettledBytes * 2
 		g.Ops = map[string]result.Op{}
 		for op, o := range f.Ops {
 			o.MeanMs *= 3
@@ -32,6 +33,9 @@ func rerunWithDuration(files []*result.File, duration string) []*result.File {
 // (n=2, or a median between them).
 func TestRepeatsOfOtherConditionsAreNeverPooled(t *testing.T) {
 	p := fixturePage()
+	for _, f := range p.Files {
+		f.Space.TableBytes = f.Space.SettledBytes
+	}
 	p.Files = rerunWithDuration(p.Files, "60s")
 
 	var term bytes.Buffer
@@ -45,6 +49,9 @@ func TestRepeatsOfOtherConditionsAreNeverPooled(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("terminal: no table %q", want)
 		}
+	}
+	if !strings.Contains(out, "oltp_read_write  100000 (duration 15s)") || !strings.Contains(out, "oltp_read_write  100000 (duration 60s)") {
+		t.Errorf("terminal: the space table pools the two durations")
 	}
 	for _, l := range strings.Split(out, "\n") {
 		if f := strings.Fields(l); len(f) > 3 && (f[0] == fxRocks || f[0] == fxInno) && f[1] == "1/0" && f[2] != "1" {

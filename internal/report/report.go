@@ -263,22 +263,30 @@ func without(xs []string, x string) []string {
 // settled size of the tables and indexes on each target (median over the
 // cells that measured it), in MiB.
 func spaceTable(w io.Writer, files []*result.File) {
-	type key struct{ workload, dataset string }
+	// conditions is what else the cells' table titles say: shown only
+	// where one workload and dataset ran under several, which are kept
+	// apart as everywhere else
+	type key struct{ workload, dataset, conditions string }
 	var keys []key
 	var targets []string
 	by := map[key]map[string][]*result.File{}
-	for _, f := range files {
-		if !f.OK() || f.Space.TableBytes <= 0 {
-			continue
-		}
-		k := key{f.Cell.Workload, f.Cell.Dataset}
-		if by[k] == nil {
-			by[k] = map[string][]*result.File{}
-			keys = append(keys, k)
-		}
-		by[k][f.Cell.Target] = append(by[k][f.Cell.Target], f)
-		if !contains(targets, f.Cell.Target) {
-			targets = append(targets, f.Cell.Target)
+	variants := map[[2]string]int{}
+	for _, g := range groups(files) {
+		for _, f := range g.files {
+			if !f.OK() || f.Space.TableBytes <= 0 {
+				continue
+			}
+			c := f.Cell
+			k := key{c.Workload, c.Dataset, strings.TrimPrefix(strings.TrimPrefix(g.title, tableTitle(c)), ", ")}
+			if by[k] == nil {
+				by[k] = map[string][]*result.File{}
+				keys = append(keys, k)
+				variants[[2]string{k.workload, k.dataset}]++
+			}
+			by[k][c.Target] = append(by[k][c.Target], f)
+			if !contains(targets, c.Target) {
+				targets = append(targets, c.Target)
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -288,7 +296,11 @@ func spaceTable(w io.Writer, files []*result.File) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workload\tdataset\t"+strings.Join(targets, "\t")+"\t")
 	for _, k := range keys {
-		row := []string{k.workload, k.dataset}
+		ds := k.dataset
+		if variants[[2]string{k.workload, k.dataset}] > 1 && k.conditions != "" {
+			ds += " (" + k.conditions + ")"
+		}
+		row := []string{k.workload, ds}
 		for _, t := range targets {
 			fs := by[k][t]
 			if len(fs) == 0 {
