@@ -200,6 +200,16 @@ type Server struct {
 	// flush, SQLite's WAL checkpoint): its bytes are in WriteBytes, so
 	// engines that defer writes are counted like those that do not.
 	WriteBackS float64 `json:"writeback_s"`
+	// WriteBackFinished is false when the write-back gave up at its bound
+	// (or the cell failed in it) with data still dirty, whose bytes and
+	// IOs are then missing from every figure; nil when nothing was
+	// written back (an external server, a stalled run, older files).
+	WriteBackFinished *bool `json:"writeback_finished,omitempty"`
+	// WriteBackLeftBytes is what an unfinished write-back left dirty, -1
+	// when the engine cannot say; WriteBackLeft says it in the engine's
+	// own terms ("2624 InnoDB dirty pages").
+	WriteBackLeftBytes int64  `json:"writeback_left_bytes,omitempty"`
+	WriteBackLeft      string `json:"writeback_left,omitempty"`
 	// Host is what this machine's CPUs gave to others during the run.
 	Host *Host `json:"host,omitempty"`
 	// InMemory is the proof, for a workload that must read from memory

@@ -206,12 +206,14 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	var ioBefore int64
 	readsBefore := int64(-1)
 	var win *limits.Window
+	ioFrom := time.Now()
 	if c.group != nil {
 		ioBefore = c.group.IOServiced()
 		readsBefore = c.group.IOReads()
 		win = c.group.StartWindow()
 	}
 	disk := startDiskWindow(c.inst.DataDir())
+	sampledFrom := time.Now()
 	sampler := metrics.Start(c.inst.PIDs(), time.Second)
 	var appSampler *metrics.Sampler
 	questionsBefore := int64(-1)
@@ -239,7 +241,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	// (InnoDB's dirty pages, PostgreSQL's shared buffers, MyRocks'
 	// memtables) would look as if it wrote less
 	wbStart := time.Now()
-	var wbNote string
+	var wb writeBack
 	var wbErr error
 	if errors.Is(runErr, driver.ErrStalled) {
 		// a server that stopped answering the clients may not answer
@@ -256,26 +258,32 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		// what a run dirtied under a disk cap is written back under it
 		// too: ten times the run is allowed as well
 		limit = max(limit, 10*time.Duration(runSecs*float64(time.Second)))
-		var note string
-		late, err := boundStep(ctx, limit, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
-			note, err = c.inst.WriteBack(ctx)
+		// an engine that can say what is left gives up at the bound and
+		// the cell goes on, saying so; one that cannot runs to the end,
+		// and past the bound (and the time to read its answer) it is
+		// taken to have stopped answering
+		var got target.WriteBackResult
+		late, err := boundStep(ctx, limit+stalledServerQueries, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
+			got, err = c.inst.WriteBack(ctx, limit)
 			return err
 		})
 		if late == nil {
-			wbNote, wbErr = note, err
+			wb, wbErr = finishedWriteBack(got, err), err
 		} else {
-			// the step may still be writing its note: it is not read;
+			// the step may still be writing its answer: it is not read;
 			// and what is asked of the server from now on is bounded, as
 			// after a stall of the run
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
 			defer cancel()
+			wb = writeBack{ran: true, left: &target.Unwritten{Bytes: -1, What: "the write-back had not returned"}}
 			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load or the run, at least %v); %s",
 				late.waited.Round(time.Second), least, late.evidence)
 		}
 	}
 	wbSecs := time.Since(wbStart).Seconds()
 	usage := sampler.Stop()
+	sampledSecs := time.Since(sampledFrom).Seconds()
 	cache.stop()
 	if appSampler != nil && dres != nil {
 		c.fillApp(appSampler.Stop(), usage, dres.Events, dres.Counters, questionsBefore, questions(ctx, db, d))
@@ -301,8 +309,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		}
 		dres.WriteSummary(c.Log)
 	}
-	f.Server.WriteBackS = wbSecs
-	f.Server.Note = joinNotes(f.Server.Note, wbNote)
+	wb.fill(&f.Server, wbSecs)
 	if g := c.group; g != nil {
 		f.Limits.Applied = true
 		f.Limits.Settings = g.Applied
@@ -311,7 +318,9 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		f.Limits.Notes = append(f.Limits.Notes, notes...)
 		// the group's count includes a neighbour sharing the cap: its
 		// IOs, as fio reported them, are the server's no more
-		ios := g.IOServiced() - ioBefore
+		serviced, reads := g.IOServiced()-ioBefore, g.IOReads()-readsBefore
+		ioSecs := time.Since(ioFrom).Seconds()
+		ios := serviced
 		if n := neighbourIOs(nb.evidence, windowSecs); n > 0 {
 			f.Limits.Evidence["neighbour.ios_in_window"] = fmt.Sprint(n)
 			ios = max(ios-n, 0)
@@ -319,13 +328,18 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		if ios > 0 && dres != nil && dres.Events > 0 {
 			f.Server.IOOpsPerOp = float64(ios) / float64(dres.Events)
 		}
-		if c.lim.Server.CPUQuota > 0 && runSecs > 0 && usage.Measured {
-			// what the quota left the server during the driven run
-			f.Limits.Evidence["server_cpu_cores_during_run"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/runSecs)
+		// what the caps left the server over the driven run and the
+		// write-back, each count over the seconds it was counted in: the
+		// write-back's CPU and IOs over the run's seconds alone would
+		// look as if the caps had leaked
+		if c.lim.Server.CPUQuota > 0 && usage.Measured {
+			f.Limits.Evidence["server_cpu_cores_during_run_and_writeback"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/sampledSecs)
 		}
-		if c.lim.Server.IOPS > 0 && runSecs > 0 {
-			// the cap's effect on the driven run alone, load excluded
-			f.Limits.Evidence["io_serviced_per_s_during_run"] = fmt.Sprintf("%.1f", float64(g.IOServiced()-ioBefore)/runSecs)
+		if c.lim.Server.IOPS > 0 {
+			f.Limits.Evidence["io_serviced_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced)/ioSecs)
+			if readsBefore >= 0 {
+				f.Limits.Evidence["io_writes_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced-reads)/ioSecs)
+			}
 		}
 	}
 	if len(nb.evidence) > 0 {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -208,8 +209,8 @@ func (x *externalInstance) Settings(ctx context.Context) (map[string]string, err
 func (x *externalInstance) Settle(ctx context.Context) (string, error) { return "", nil }
 
 // WriteBack does nothing either: its disk is not measured.
-func (x *externalInstance) WriteBack(ctx context.Context) (string, error) {
-	return "external server: nothing written back (shootout does not own it)", nil
+func (x *externalInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	return WriteBackResult{Skipped: "external server: nothing written back (shootout does not own it)"}, nil
 }
 
 func (x *externalInstance) Stop(ctx context.Context) error { return x.db.Close() }

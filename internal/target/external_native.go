@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"time"
 
 	"shootout/internal/proto"
 )
@@ -106,11 +107,13 @@ func (x *externalNativeInstance) Settings(ctx context.Context) (map[string]strin
 func (x *externalNativeInstance) DataBytes(ctx context.Context) (int64, error) {
 	return x.p.dataBytes(ctx)
 }
-func (x *externalNativeInstance) PIDs() []int                                   { return nil }
-func (x *externalNativeInstance) DataDir() string                               { return "" }
-func (x *externalNativeInstance) Applied() map[string]string                    { return nil }
-func (x *externalNativeInstance) Settle(ctx context.Context) (string, error)    { return "", nil }
-func (x *externalNativeInstance) WriteBack(ctx context.Context) (string, error) { return "", nil }
+func (x *externalNativeInstance) PIDs() []int                                { return nil }
+func (x *externalNativeInstance) DataDir() string                            { return "" }
+func (x *externalNativeInstance) Applied() map[string]string                 { return nil }
+func (x *externalNativeInstance) Settle(ctx context.Context) (string, error) { return "", nil }
+func (x *externalNativeInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	return WriteBackResult{Skipped: "external server: nothing written back (shootout does not own it)"}, nil
+}
 func (x *externalNativeInstance) Stop(ctx context.Context) error {
 	if x.p.close != nil {
 		x.p.close()

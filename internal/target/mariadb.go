@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -382,7 +383,11 @@ func (in *mariadbInstance) Settings(ctx context.Context) (map[string]string, err
 // shows the space the data will keep: MyRocks memtables flushed and
 // compacted, InnoDB dirty pages written.
 func (in *mariadbInstance) Settle(ctx context.Context) (string, error) {
-	note, err := in.WriteBack(ctx)
+	wb, err := in.WriteBack(ctx, settleWriteBackLimit)
+	var note string
+	if wb.Left != nil {
+		note = fmt.Sprintf("%s were still unwritten after %s", wb.Left.What, settleWriteBackLimit)
+	}
 	if err != nil {
 		return note, err
 	}
@@ -394,21 +399,23 @@ func (in *mariadbInstance) Settle(ctx context.Context) (string, error) {
 }
 
 // WriteBack writes what the engine holds dirty in memory: InnoDB's dirty
-// pages, MyRocks' memtables, the key caches of Aria and MyISAM.
-func (in *mariadbInstance) WriteBack(ctx context.Context) (string, error) {
+// pages, at most for limit; MyRocks' memtables and the key caches of Aria
+// and MyISAM to the end.
+func (in *mariadbInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
 	switch in.engine {
 	case "innodb":
-		return in.flushDirtyPages(ctx, WriteBackLimit)
+		left, err := in.flushDirtyPages(ctx, limit)
+		return WriteBackResult{Left: left}, err
 	case "rocksdb":
 		// the flush is synchronous: it returns once the memtables are files
-		return "", in.execAll(ctx, "SET GLOBAL rocksdb_force_flush_memtable_now=1")
+		return WriteBackResult{}, in.execAll(ctx, "SET GLOBAL rocksdb_force_flush_memtable_now=1")
 	}
-	return "", in.execAll(ctx, "FLUSH TABLES")
+	return WriteBackResult{}, in.execAll(ctx, "FLUSH TABLES")
 }
 
-// WriteBackLimit bounds the wait for a write-back: past it the cell goes
-// on, with a note of what was left unwritten.
-const WriteBackLimit = 60 * time.Second
+// settleWriteBackLimit bounds the wait for the load's dirty pages: past
+// it the cell goes on, with a note of what was left unwritten.
+const settleWriteBackLimit = 60 * time.Second
 
 // settledDirtyPages is what flushDirtyPages leaves: the page cleaner
 // works in passes a second apart, and InnoDB's background threads keep
@@ -420,14 +427,14 @@ const WriteBackLimit = 60 * time.Second
 const settledDirtyPages = 16
 
 // flushDirtyPages asks InnoDB's page cleaner to write every dirty page at
-// full speed and waits for it, at most limit; then it puts the cleaner's
-// settings back, because the rest of the cell must run as configured: a
-// failure to restore them fails the cell.
-func (in *mariadbInstance) flushDirtyPages(ctx context.Context, limit time.Duration) (note string, err error) {
+// full speed and waits for it, at most limit, and says what it left;
+// then it puts the cleaner's settings back, because the rest of the cell
+// must run as configured: a failure to restore them fails the cell.
+func (in *mariadbInstance) flushDirtyPages(ctx context.Context, limit time.Duration) (left *Unwritten, err error) {
 	var pct, capacity, capacityMax string
 	if err := in.db.QueryRowContext(ctx, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct, @@GLOBAL.innodb_io_capacity, @@GLOBAL.innodb_io_capacity_max").
 		Scan(&pct, &capacity, &capacityMax); err != nil {
-		return "", err
+		return nil, err
 	}
 	defer func() {
 		restore := in.execAll(context.WithoutCancel(ctx), "SET GLOBAL innodb_max_dirty_pages_pct="+pct,
@@ -440,24 +447,31 @@ func (in *mariadbInstance) flushDirtyPages(ctx context.Context, limit time.Durat
 	// default, seconds for a freshly loaded small set
 	if err := in.execAll(ctx, "SET GLOBAL innodb_io_capacity_max=20000", "SET GLOBAL innodb_io_capacity=20000",
 		"SET GLOBAL innodb_max_dirty_pages_pct=0"); err != nil {
-		return "", err
+		return nil, err
 	}
 	deadline := time.Now().Add(limit)
 	for {
-		var name string
-		var dirty int64
-		if err := in.db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'").Scan(&name, &dirty); err != nil {
-			return "", fmt.Errorf("read InnoDB's dirty pages: %w", err)
+		dirty, err := querySettings(ctx, in.db, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_pages_dirty', 'Innodb_buffer_pool_bytes_dirty')")
+		if err != nil {
+			return nil, fmt.Errorf("read InnoDB's dirty pages: %w", err)
 		}
-		if dirty <= settledDirtyPages {
-			return "", nil
+		pages, errP := strconv.ParseInt(dirty["Innodb_buffer_pool_pages_dirty"], 10, 64)
+		bytes, errB := strconv.ParseInt(dirty["Innodb_buffer_pool_bytes_dirty"], 10, 64)
+		if errP != nil {
+			return nil, fmt.Errorf("read InnoDB's dirty pages: Innodb_buffer_pool_pages_dirty is %q", dirty["Innodb_buffer_pool_pages_dirty"])
+		}
+		if pages <= settledDirtyPages {
+			return nil, nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Sprintf("%d InnoDB dirty pages were still unwritten after %s", dirty, limit), nil
+			if errB != nil {
+				bytes = -1
+			}
+			return &Unwritten{Bytes: bytes, What: fmt.Sprintf("%d InnoDB dirty pages", pages)}, nil
 		}
 		select {
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

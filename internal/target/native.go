@@ -67,7 +67,9 @@ func (in *nativeInstance) Settle(ctx context.Context) (string, error) {
 // WriteBack writes what the server holds dirty: nothing for a server that
 // keeps no files; Tarantool's snapshot is its Settle, and its WAL is
 // written as it goes.
-func (in *nativeInstance) WriteBack(ctx context.Context) (string, error) { return "", nil }
+func (in *nativeInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	return WriteBackResult{}, nil
+}
 
 // nativeProbe is what a protocol's client reads from a running server.
 type nativeProbe struct {

@@ -284,9 +284,10 @@ func (in *postgresInstance) Settle(ctx context.Context) (string, error) {
 	return "", in.execAll(ctx, "VACUUM", "CHECKPOINT")
 }
 
-// WriteBack writes the shared buffers the window dirtied: a checkpoint.
-func (in *postgresInstance) WriteBack(ctx context.Context) (string, error) {
-	return "", in.execAll(ctx, "CHECKPOINT")
+// WriteBack writes the shared buffers the window dirtied: a checkpoint,
+// to the end, since PostgreSQL cannot say how much of one is left.
+func (in *postgresInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	return WriteBackResult{}, in.execAll(ctx, "CHECKPOINT")
 }
 
 // Stop asks for a fast shutdown (SIGINT), or an immediate one (SIGQUIT: no

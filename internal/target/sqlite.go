@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"sync/atomic"
 
@@ -118,12 +119,15 @@ func (in *sqliteInstance) Settings(ctx context.Context) (map[string]string, erro
 	return out, nil
 }
 
-func (in *sqliteInstance) Settle(ctx context.Context) (string, error) { return in.WriteBack(ctx) }
-
-// WriteBack moves the write-ahead log into the database file.
-func (in *sqliteInstance) WriteBack(ctx context.Context) (string, error) {
+func (in *sqliteInstance) Settle(ctx context.Context) (string, error) {
 	_, err := in.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	return "", err
+}
+
+// WriteBack moves the write-ahead log into the database file, to the end.
+func (in *sqliteInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	_, err := in.Settle(ctx)
+	return WriteBackResult{}, err
 }
 
 func (in *sqliteInstance) Stop(ctx context.Context) error {

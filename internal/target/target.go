@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
@@ -170,10 +171,29 @@ type Instance interface {
 	// dirty pages, a PostgreSQL checkpoint, MyRocks' memtables, SQLite's
 	// WAL) without compacting: at the end of the measured window, so the
 	// bytes counted are what the window wrote, for every engine alike.
-	WriteBack(ctx context.Context) (note string, err error)
+	// An engine that can tell how much is left gives up at limit and
+	// says so; the others run to the end (their caller bounds them).
+	WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error)
 	// Applied is what the target set from the budget and the plan.
 	Applied() map[string]string
 	Stop(ctx context.Context) error
+}
+
+// WriteBackResult is what a write-back did.
+type WriteBackResult struct {
+	// Skipped says why nothing was written back ("" when it ran).
+	Skipped string
+	// Left is what the engine still held dirty when the limit ran out;
+	// nil when it wrote everything.
+	Left *Unwritten
+}
+
+// Unwritten is what a write-back left in memory.
+type Unwritten struct {
+	// Bytes is -1 when the engine cannot say.
+	Bytes int64
+	// What is in the engine's own terms: "2624 InnoDB dirty pages".
+	What string
 }
 
 // SQLInstance is an instance clients reach by SQL.
