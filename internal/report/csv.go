@@ -14,7 +14,7 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
 	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s",
-	"table", "cell_id"}
+	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
@@ -96,7 +96,9 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			} else {
 				row = append(row, "", "", "")
 			}
-			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok), table[f].title, c.ID)
+			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
+			row = append(row, writeBackFields(f)...)
+			row = append(row, table[f].title, c.ID)
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -107,6 +109,21 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 }
 
 func num(v float64) string { return fmt.Sprintf("%.4f", v) }
+
+// writeBackFields are the write-back's seconds, whether it finished and
+// what it left (-1: the engine cannot say), empty where nothing was
+// written back or the cell failed.
+func writeBackFields(f *result.File) []string {
+	fin := f.Server.WriteBackFinished
+	if !f.OK() || fin == nil {
+		return []string{"", "", ""}
+	}
+	left := ""
+	if !*fin {
+		left = fmt.Sprint(f.Server.WriteBackLeftBytes)
+	}
+	return []string{num(f.Server.WriteBackS), fmt.Sprint(*fin), left}
+}
 
 // waText is the write amplification, empty when the cell has none.
 func waText(f *result.File) string {

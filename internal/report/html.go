@@ -465,6 +465,9 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	if busy := busyHostCells(g.files); len(busy) > 0 {
 		caption = append(caption, "Host busy: "+strings.Join(busy, "; ")+".")
 	}
+	if wb := unfinishedWriteBacks(g.files); len(wb) > 0 {
+		caption = append(caption, unfinishedMark+" Write-back unfinished: "+strings.Join(wb, "; ")+".")
+	}
 	costFig.Caption = strings.Join(caption, " ")
 	cost.Figures = append(cost.Figures, costFig)
 

@@ -79,6 +79,7 @@ var costColumns = []costColumn{
 		}
 		return *f.Server.WriteAmplification, true
 	}},
+	writeBackColumn,
 	{"disk KiB read/tx", "%.2f", func(f *result.File) (float64, bool) { return f.Server.ReadBytesPerOp / kib, server(f) }},
 	{"ctx switches/tx", "%.1f", func(f *result.File) (float64, bool) { return f.Server.ContextSwitchesPerOp, server(f) }},
 	{"client CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
@@ -141,7 +142,44 @@ func columnText(fs []*result.File, c costColumn) string {
 	if !ok {
 		return notMeasured
 	}
-	return fmt.Sprintf(c.format, v)
+	s := fmt.Sprintf(c.format, v)
+	if c.name == writeBackColumn.name && len(unfinishedWriteBacks(fs)) > 0 {
+		s += unfinishedMark
+	}
+	return s
+}
+
+// writeBackColumn is the seconds the write-back after the run took: tps
+// is over the run alone, while the bytes, IOs and CPU per transaction
+// include the write-back.
+var writeBackColumn = costColumn{"wb s", "%.1f", func(f *result.File) (float64, bool) {
+	return f.Server.WriteBackS, f.Server.WriteBackFinished != nil || (f.Server.Measured && f.Server.WriteBackS > 0)
+}}
+
+// unfinishedMark follows the write-back seconds of a row in which a
+// repeat's write-back stopped with data left (named under the table).
+const unfinishedMark = "!"
+
+// unfinishedWriteBacks says which successful cells' write-backs stopped
+// with data still dirty, and how much: their bytes and IOs per
+// transaction are short of it.
+func unfinishedWriteBacks(files []*result.File) []string {
+	var out []string
+	for _, f := range files {
+		s := f.Server
+		if !f.OK() || s.WriteBackFinished == nil || *s.WriteBackFinished {
+			continue
+		}
+		left := s.WriteBackLeft
+		if s.WriteBackLeftBytes >= 0 {
+			left = fmt.Sprintf("%.1f MiB left (%s)", float64(s.WriteBackLeftBytes)/mib, left)
+		} else {
+			left += ", size unknown"
+		}
+		out = append(out, fmt.Sprintf("%s %s repeat %d: wb %.1f s unfinished, %s; its bytes and IOs per transaction are short of it",
+			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, s.WriteBackS, left))
+	}
+	return out
 }
 
 // okRepeats counts the repeats a row's medians come from.

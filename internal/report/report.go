@@ -117,6 +117,9 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		for _, b := range busyHostCells(g.files) {
 			fmt.Fprintf(w, "  host busy: %s\n", b)
 		}
+		for _, u := range unfinishedWriteBacks(g.files) {
+			fmt.Fprintf(w, "  %s write-back unfinished: %s\n", unfinishedMark, u)
+		}
 	}
 	spaceTable(w, files)
 	statementTable(w, files)
