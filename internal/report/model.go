@@ -170,11 +170,9 @@ func unfinishedWriteBacks(files []*result.File) []string {
 		if !f.OK() || s.WriteBackFinished == nil || *s.WriteBackFinished {
 			continue
 		}
-		left := s.WriteBackLeft
+		left := s.WriteBackLeft + " left"
 		if s.WriteBackLeftBytes >= 0 {
-			left = fmt.Sprintf("%.1f MiB left (%s)", float64(s.WriteBackLeftBytes)/mib, left)
-		} else {
-			left += ", size unknown"
+			left = fmt.Sprintf("%.1f MiB left (%s)", float64(s.WriteBackLeftBytes)/mib, s.WriteBackLeft)
 		}
 		out = append(out, fmt.Sprintf("%s %s repeat %d: wb %.1f s unfinished, %s; its bytes and IOs per transaction are short of it",
 			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, s.WriteBackS, left))

@@ -276,7 +276,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
 			defer cancel()
-			wb = writeBack{ran: true, left: &target.Unwritten{Bytes: -1, What: "the write-back had not returned"}}
+			wb = writeBack{ran: true, left: &target.Unwritten{Bytes: -1, What: "an unknown amount (the write-back had not returned)"}}
 			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load or the run, at least %v); %s",
 				late.waited.Round(time.Second), least, late.evidence)
 		}

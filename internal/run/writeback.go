@@ -23,7 +23,7 @@ func finishedWriteBack(got target.WriteBackResult, err error) writeBack {
 	}
 	wb := writeBack{ran: true, left: got.Left}
 	if err != nil && wb.left == nil {
-		wb.left = &target.Unwritten{Bytes: -1, What: "the write-back failed"}
+		wb.left = &target.Unwritten{Bytes: -1, What: "an unknown amount (the write-back failed)"}
 	}
 	return wb
 }
