@@ -109,3 +109,47 @@ func TestAStatementThatDoesNotPrepareStopsTheRun(t *testing.T) {
 		t.Fatalf("%d cells ran, want the run to stop after the first", sum.Ran)
 	}
 }
+
+// TestARealRailsDumpLoads loads a real Rails application's mariadb-dump
+// (Debian's Redmine after its own migrations and some data:
+// scripts/redmine-dump-fixture.sh) into MyRocks, Aria and InnoDB. Its
+// utf8mb4 VARCHAR(255) primary keys (schema_migrations,
+// ar_internal_metadata) are 1020 bytes: MyRocks holds them with the large
+// prefix its users turn on, and the cell records it; MyISAM's own
+// 1000-byte limit refuses the dump in one line naming the table.
+func TestARealRailsDumpLoads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	dump, _ := filepath.Abs("../workload/dump/testdata/redmine.sql.gz")
+	pages, _ := filepath.Abs("../workload/dump/testdata/redmine-pages.yaml")
+	for _, name := range []string{"mariadb-rocksdb", "mariadb-aria", "mariadb-innodb", "mariadb-myisam"} {
+		t.Run(name, func(t *testing.T) {
+			requireTargets(t, name)
+			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"redmine.sql.gz"},
+				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{2}, Reps: 10, Interval: "0s", Trim: new(float64)}
+			f := runPlan(t, p, &Runner{}, 1)[0]
+			if name == "mariadb-myisam" {
+				if f.OK() || strings.Contains(f.Status, "\n") || !strings.Contains(f.Status, "`ar_internal_metadata`") ||
+					!strings.Contains(f.Status, "max key length is 1000 bytes") {
+					t.Fatalf("MyISAM: %q, want one line naming the table and the engine's limit", f.Status)
+				}
+				return
+			}
+			if !f.OK() {
+				t.Fatalf("cell: %s; invariants %+v", f.Status, f.Invariants)
+			}
+			if f.Throughput.Events != 20 {
+				t.Errorf("%d pages, want 2 clients x 10", f.Throughput.Events)
+			}
+			// what Redmine's migrations and its default data wrote
+			if f.Load.Tables["schema_migrations"] < 300 || f.Load.Tables["issues"] < 10 || f.Load.Tables["workflows"] < 100 {
+				t.Errorf("loaded %v: want Redmine's migrations, workflows and issues", f.Load.Tables)
+			}
+			if name == "mariadb-rocksdb" && (f.Target.Applied["rocksdb_large_prefix"] != "ON" || !strings.EqualFold(f.Target.Settings["rocksdb_large_prefix"], "ON")) {
+				t.Errorf("rocksdb_large_prefix applied %q, server %q: the cell must say the setting it loaded with",
+					f.Target.Applied["rocksdb_large_prefix"], f.Target.Settings["rocksdb_large_prefix"])
+			}
+		})
+	}
+}

@@ -259,6 +259,14 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	// it knew of such a hang (MDEV-26674); a study's settings can turn it
 	// back on.
 	in.applied["innodb_use_native_aio"] = "OFF"
+	if m.Engine == "rocksdb" {
+		// MariaDB ships MyRocks with index keys cut at 767 bytes, where
+		// InnoDB takes 3072: a Rails schema's utf8mb4 VARCHAR(255) primary
+		// keys (schema_migrations, ar_internal_metadata) are refused, and
+		// anyone loading one into MyRocks turns this on. It only moves the
+		// limit: keys that fit under 767 bytes are stored as before.
+		in.applied["rocksdb_large_prefix"] = "ON"
+	}
 	if m.Basedir != "" {
 		args = append(args, "--basedir="+m.Basedir, "--plugin-dir="+filepath.Join(m.Basedir, "lib", "plugin"))
 		if dir := filepath.Join(m.Basedir, "share"); firstFile(filepath.Join(dir, "english", "errmsg.sys")) != "" {
