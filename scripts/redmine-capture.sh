@@ -106,10 +106,11 @@ mariadb) mariadb-dump --no-defaults -S "$sock" -u root --no-data --skip-comments
 postgres) "$pgbin/pg_dump" -h "$work/pg" -U postgres --schema-only --no-owner redmine ;;
 esac >"${out%.sql}-schema.sql"
 
-# four Developers in two projects with the issue tracker, API keys, REST
-# on; round 1 works in the first project, round 2 in the second, so the
-# first request of each user in round 2 changes their recently used
-# projects (an UPDATE of user_preferences) and the later ones do not
+# ten Developers in two projects with the issue tracker (ten members, as
+# shootout's projects have), API keys, REST on; round 1 works in the first
+# project, round 2 in the second, so the first request of each user in
+# round 2 changes their recently used projects (an UPDATE of
+# user_preferences) and the later ones do not
 cat >"$work/setup.rb" <<-'EOF'
 	Setting.rest_api_enabled = '1'
 	developer = Role.find_by!(name: 'Developer')
@@ -120,7 +121,7 @@ cat >"$work/setup.rb" <<-'EOF'
 	  project.save!
 	  project
 	end
-	4.times do |i|
+	10.times do |i|
 	  u = User.new(firstname: 'User', lastname: i.to_s, mail: "user#{i}@capture.invalid")
 	  u.login = "user#{i}"
 	  u.password = u.password_confirmation = 'capture-only-9'
@@ -174,6 +175,15 @@ for round in 1 2; do
 	request $round process10.put_in_progress_subtask 1 PUT "/issues/$child.json" '{"issue":{"status_id":2}}'
 	request $round process10.put_resolved 1 PUT "/issues/$root.json" "{\"issue\":{\"status_id\":3,\"assigned_to_id\":$(uid 0)}}"
 	request $round process10.put_resolved_subtask 1 PUT "/issues/$child.json" "{\"issue\":{\"status_id\":3,\"assigned_to_id\":$(uid 0)}}"
+	# a whole create cycle as shootout's runs it: user 0 creates, assigned
+	# to user 2, then ten comments by the other nine members in turn, the
+	# first of them again last (worker.go's createCycle)
+	request $round cycle.post_issue 0 POST /issues.json \
+		"{\"issue\":{\"project_id\":$project,\"subject\":\"Cycle $round\",\"description\":\"A description.\",\"assigned_to_id\":$(uid 2)}}"
+	issue=$(newid)
+	for k in $(seq 0 9); do
+		request $round cycle.put_notes $((1 + k % 9)) PUT "/issues/$issue.json" "{\"issue\":{\"notes\":\"Comment $k.\"}}"
+	done
 done
 mark "end"
 sleep 0.3

@@ -67,8 +67,12 @@ func readCapture(t *testing.T, path string) (map[string][]string, []string) {
 	for sc.Scan() {
 		line := sc.Text()
 		if name, ok := strings.CutPrefix(line, "-- request "); ok {
+			// a name sent again (a cycle's ten comments) adds to its kinds
 			request = name
-			order = append(order, name)
+			if _, seen := kinds[name]; !seen {
+				order = append(order, name)
+				kinds[name] = nil
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "--") || strings.TrimSpace(line) == "" {
@@ -158,7 +162,7 @@ func TestWorkloadSendsWhatRedmineSends(t *testing.T) {
 }
 
 // runCaptureScenario replays scripts/redmine-capture.sh's second round on
-// the small set in a private server: four members of one project, none
+// the small set in a private server: the ten members of one project, none
 // of whom has used it yet; the assignee's other New issues are closed first
 // so their list holds the two issues of the round, as the capture's did.
 func runCaptureScenario(t *testing.T, name string) map[string][]string {
@@ -260,6 +264,22 @@ func runCaptureScenario(t *testing.T, name string) map[string][]string {
 	write("process10.put_resolved_subtask", func() (func(context.Context) error, error) {
 		return wk.changeStatus(ctx, assignee, child, statusResolved, true)
 	})
+	// a whole create cycle as worker.go's createCycle sends it: the
+	// project's first member creates, then the other nine comment in turn
+	// and the first of them again; three of them have used the project in
+	// this round already, so only the six others' first comments change
+	// their recently used projects
+	var cycleIssue int64
+	write("cycle.post_issue", func() (after func(context.Context) error, err error) {
+		cycleIssue, after, err = wk.createIssue(ctx, author, project, commenter1, 0, "Cycle", "A description.")
+		return after, err
+	})
+	for k := 0; k < commentsPerIssue; k++ {
+		commenter := ms[(1+k%(len(ms)-1))%len(ms)]
+		write("cycle.put_notes", func() (func(context.Context) error, error) {
+			return wk.comment(ctx, commenter, cycleIssue, fmt.Sprintf("Comment %d.", k))
+		})
+	}
 	if wk.taken != 0 || wk.noops != 0 {
 		t.Fatalf("the scenario skipped requests: %d taken by others, %d unchanged", wk.taken, wk.noops)
 	}

@@ -632,13 +632,19 @@ func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (afte
 		read{"issue_statuses.allowed", allowedStatuses(is.status, role, is.tracker, is.author == user, is.assignee == user), nil}); err != nil {
 		return nil, err
 	}
-	if is.parent != 0 {
-		if _, err := wk.q(ctx, "issue_relations.to", "", id); err != nil {
+	// Issue#closable?: a parent with an open subtask cannot be closed, and
+	// Redmine looks no further; any other issue (a leaf, root or subtask)
+	// has its blocking relations read (blocked?)
+	openSubtask := false
+	if !is.leaf() {
+		rows, err := wk.q(ctx, "issues.open_descendant", "", is.root, is.lft, is.rgt)
+		if err != nil {
 			return nil, err
 		}
+		openSubtask = len(rows) > 0
 	}
-	if !is.leaf() {
-		if _, err := wk.q(ctx, "issues.open_descendant", "", is.root, is.lft, is.rgt); err != nil {
+	if !openSubtask {
+		if _, err := wk.q(ctx, "issue_relations.to", "", id); err != nil {
 			return nil, err
 		}
 	}

@@ -1,8 +1,8 @@
--- captured by scripts/redmine-capture.sh mariadb on 2026-11-26
+-- captured by scripts/redmine-capture.sh mariadb on 2026-11-27
 -- Redmine 5.0.4.stable (Rails 6.1.7.10), Debian package redmine 5.0.4-5+deb12u1, mariadb 10.11.19-MariaDB-0+deb12u1-log
 -- request create.post_issue
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'bd472adffa4df65a1f4e4771a0f8e64bcc27c18e' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '67e035ea1897789e15da81f7490d3ec1dd693579' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `member_roles`.`role_id` = `roles`.`id` INNER JOIN `members` ON `members`.`id` = `member_roles`.`member_id` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE (projects.status <> 9) AND `members`.`user_id` = 5
 SELECT `roles`.* FROM `roles` WHERE `roles`.`builtin` = 1 LIMIT 1
@@ -28,20 +28,20 @@ SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers
 SELECT 1 AS one FROM `trackers` INNER JOIN `projects_trackers` ON `trackers`.`id` = `projects_trackers`.`tracker_id` WHERE `projects_trackers`.`project_id` = 2 AND `trackers`.`id` = 1 LIMIT 1
 SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
 SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
-INSERT INTO `issues` (`tracker_id`, `project_id`, `subject`, `description`, `status_id`, `assigned_to_id`, `priority_id`, `author_id`, `created_on`, `updated_on`, `start_date`, `lock_version`) VALUES (1, 2, 'Capture root 2', 'A description.', 1, 6, 2, 5, '2026-11-26 04:31:24', '2026-11-26 04:31:24', '2026-11-26', 0)
-UPDATE `issues` SET `issues`.`root_id` = 3, `issues`.`lft` = 1, `issues`.`rgt` = 2, `issues`.`lock_version` = COALESCE(`issues`.`lock_version`, 0) + 1 WHERE `issues`.`id` = 3
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 3
+INSERT INTO `issues` (`tracker_id`, `project_id`, `subject`, `description`, `status_id`, `assigned_to_id`, `priority_id`, `author_id`, `created_on`, `updated_on`, `start_date`, `lock_version`) VALUES (1, 2, 'Capture root 2', 'A description.', 1, 6, 2, 5, '2026-11-27 23:44:24', '2026-11-27 23:44:24', '2026-11-27', 0)
+UPDATE `issues` SET `issues`.`root_id` = 4, `issues`.`lft` = 1, `issues`.`rgt` = 2, `issues`.`lock_version` = COALESCE(`issues`.`lock_version`, 0) + 1 WHERE `issues`.`id` = 4
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 4
 COMMIT
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 3 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 -- request create.post_subtask
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'bd472adffa4df65a1f4e4771a0f8e64bcc27c18e' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '67e035ea1897789e15da81f7490d3ec1dd693579' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `member_roles`.`role_id` = `roles`.`id` INNER JOIN `members` ON `members`.`id` = `member_roles`.`member_id` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE (projects.status <> 9) AND `members`.`user_id` = 5
 SELECT `roles`.* FROM `roles` WHERE `roles`.`builtin` = 1 LIMIT 1
@@ -61,67 +61,67 @@ SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` 
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
 SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 5
-SELECT 1 AS one FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (5,3))) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5))))))) AND `issues`.`id` = 3 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
+SELECT 1 AS one FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (5,3))) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5))))))) AND `issues`.`id` = 4 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 BEGIN
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
 SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 3
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 4
 SELECT 1 AS one FROM `trackers` INNER JOIN `projects_trackers` ON `trackers`.`id` = `projects_trackers`.`tracker_id` WHERE `projects_trackers`.`project_id` = 2 AND `trackers`.`id` = 1 LIMIT 1
 SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
 SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
-SELECT `issues`.* FROM `issues` WHERE `issues`.`root_id` = 3 AND (issues.lft <= 1 AND issues.rgt >= 2) ORDER BY `issues`.`lft` ASC
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 3
-SELECT `issues`.`id` FROM `issues` WHERE (root_id IN (SELECT root_id FROM issues WHERE id IN (3))) ORDER BY `issues`.`id` ASC FOR UPDATE
-SELECT `issues`.`root_id`, `issues`.`lft`, `issues`.`rgt` FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT MAX(`issues`.`rgt`) FROM `issues` WHERE `issues`.`root_id` = 3 AND `issues`.`parent_id` = 3
-UPDATE `issues` SET lft = CASE WHEN lft >= 2 THEN lft + 2 ELSE lft END, rgt = CASE WHEN rgt >= 2 THEN rgt + 2 ELSE rgt END WHERE `issues`.`root_id` = 3 AND (lft >= 2 OR rgt >= 2)
-INSERT INTO `issues` (`tracker_id`, `project_id`, `subject`, `description`, `status_id`, `assigned_to_id`, `priority_id`, `author_id`, `created_on`, `updated_on`, `start_date`, `parent_id`, `root_id`, `lft`, `rgt`, `lock_version`) VALUES (1, 2, 'Capture child 2', 'A description.', 1, 6, 2, 5, '2026-11-26 04:31:25', '2026-11-26 04:31:25', '2026-11-26', 3, 3, 2, 3, 0)
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issues`.* FROM `issues` WHERE `issues`.`root_id` = 4 AND (issues.lft <= 1 AND issues.rgt >= 2) ORDER BY `issues`.`lft` ASC
 SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 4
-SELECT `issues`.* FROM `issues` WHERE `issues`.`root_id` = 3 AND (issues.lft >= 2 AND issues.rgt <= 3) ORDER BY `issues`.`lft` ASC
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 4
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 3 AND `issue_statuses`.`is_closed` = FALSE
+SELECT `issues`.`id` FROM `issues` WHERE (root_id IN (SELECT root_id FROM issues WHERE id IN (4))) ORDER BY `issues`.`id` ASC FOR UPDATE
+SELECT `issues`.`root_id`, `issues`.`lft`, `issues`.`rgt` FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT MAX(`issues`.`rgt`) FROM `issues` WHERE `issues`.`root_id` = 4 AND `issues`.`parent_id` = 4
+UPDATE `issues` SET lft = CASE WHEN lft >= 2 THEN lft + 2 ELSE lft END, rgt = CASE WHEN rgt >= 2 THEN rgt + 2 ELSE rgt END WHERE `issues`.`root_id` = 4 AND (lft >= 2 OR rgt >= 2)
+INSERT INTO `issues` (`tracker_id`, `project_id`, `subject`, `description`, `status_id`, `assigned_to_id`, `priority_id`, `author_id`, `created_on`, `updated_on`, `start_date`, `parent_id`, `root_id`, `lft`, `rgt`, `lock_version`) VALUES (1, 2, 'Capture child 2', 'A description.', 1, 6, 2, 5, '2026-11-27 23:44:30', '2026-11-27 23:44:30', '2026-11-27', 4, 4, 2, 3, 0)
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 5 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 5
+SELECT `issues`.* FROM `issues` WHERE `issues`.`root_id` = 4 AND (issues.lft >= 2 AND issues.rgt <= 3) ORDER BY `issues`.`lft` ASC
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 5
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 4 AND `issue_statuses`.`is_closed` = FALSE
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`position` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 3 ORDER BY `issues`.`lft` ASC
+SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 4 ORDER BY `issues`.`lft` ASC
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
 SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
 SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
 SELECT `users`.* FROM `users` WHERE `users`.`type` = 'GroupNonMember' ORDER BY id LIMIT 1
 SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 5
-SELECT `issues`.* FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (5,3))) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5))))))) AND `issues`.`id` = 3 LIMIT 1
+SELECT `issues`.* FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (5,3))) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 5 OR issues.assigned_to_id IN (5))))))) AND `issues`.`id` = 4 LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
-UPDATE `issues` SET `issues`.`updated_on` = '2026-11-26 04:31:25', `issues`.`lock_version` = 2 WHERE `issues`.`id` = 3 AND `issues`.`lock_version` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:44:30', `issues`.`lock_version` = 2 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 1
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (3, 'Issue', 5, '', '2026-11-26 04:31:25')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `value`) VALUES (8, 'attr', 'child_id', '4')
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 5, '', '2026-11-27 23:44:30')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `value`) VALUES (18, 'attr', 'child_id', '5')
 COMMIT
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 5 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 3 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 -- request create.put_notes
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '30684c7e36e6f43302d2eff1eae1cbb52c5ac182' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '42d267307addb94c5a01a173720ec38449bdd9e0' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 7 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
@@ -134,32 +134,32 @@ SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 
 SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 7
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
 BEGIN
-UPDATE `issues` SET `issues`.`updated_on` = '2026-11-26 04:31:26', `issues`.`lock_version` = 3 WHERE `issues`.`id` = 3 AND `issues`.`lock_version` = 2
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (3, 'Issue', 7, 'A comment.', '2026-11-26 04:31:26')
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:44:33', `issues`.`lock_version` = 3 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 2
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 7, 'A comment.', '2026-11-27 23:44:33')
 COMMIT
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 3 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 7 LIMIT 1
 BEGIN
 UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 2
 COMMIT
 -- request create.put_notes_subtask
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '1c1756773c18a42777d04bd987338d85d9bdb44f' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'f920093fc1759f47a0e30a72c7dba58deba0624b' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 8 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 5 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 8 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
@@ -172,43 +172,43 @@ SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 
 SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 8
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 4
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 5
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
 BEGIN
-UPDATE `issues` SET `issues`.`updated_on` = '2026-11-26 04:31:26', `issues`.`lock_version` = 1 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 0
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 3 AND `issue_statuses`.`is_closed` = FALSE
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:44:37', `issues`.`lock_version` = 1 WHERE `issues`.`id` = 5 AND `issues`.`lock_version` = 0
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 5 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 4 AND `issue_statuses`.`is_closed` = FALSE
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`position` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 3 ORDER BY `issues`.`lft` ASC
+SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 4 ORDER BY `issues`.`lft` ASC
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
 SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
 SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 8, 'Another comment.', '2026-11-26 04:31:26')
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (5, 'Issue', 8, 'Another comment.', '2026-11-27 23:44:38')
 COMMIT
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 5 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 8 LIMIT 1
 BEGIN
 UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 3
 COMMIT
 -- request process10.get_assigned
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '60eb2b951807cbe3b492959127d6e881a8a148a2' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `member_roles`.`role_id` = `roles`.`id` INNER JOIN `members` ON `members`.`id` = `member_roles`.`member_id` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE (projects.status <> 9) AND `members`.`user_id` = 6
 SELECT `roles`.* FROM `roles` WHERE `roles`.`builtin` = 1 LIMIT 1
@@ -228,20 +228,20 @@ SELECT COUNT(*) FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues
 SELECT `issues`.`id` AS t0_r0, `issues`.`tracker_id` AS t0_r1, `issues`.`project_id` AS t0_r2, `issues`.`subject` AS t0_r3, `issues`.`description` AS t0_r4, `issues`.`due_date` AS t0_r5, `issues`.`category_id` AS t0_r6, `issues`.`status_id` AS t0_r7, `issues`.`assigned_to_id` AS t0_r8, `issues`.`priority_id` AS t0_r9, `issues`.`fixed_version_id` AS t0_r10, `issues`.`author_id` AS t0_r11, `issues`.`lock_version` AS t0_r12, `issues`.`created_on` AS t0_r13, `issues`.`updated_on` AS t0_r14, `issues`.`start_date` AS t0_r15, `issues`.`done_ratio` AS t0_r16, `issues`.`estimated_hours` AS t0_r17, `issues`.`parent_id` AS t0_r18, `issues`.`root_id` AS t0_r19, `issues`.`lft` AS t0_r20, `issues`.`rgt` AS t0_r21, `issues`.`is_private` AS t0_r22, `issues`.`closed_on` AS t0_r23, `issue_statuses`.`id` AS t1_r0, `issue_statuses`.`name` AS t1_r1, `issue_statuses`.`is_closed` AS t1_r2, `issue_statuses`.`position` AS t1_r3, `issue_statuses`.`default_done_ratio` AS t1_r4, `projects`.`id` AS t2_r0, `projects`.`name` AS t2_r1, `projects`.`description` AS t2_r2, `projects`.`homepage` AS t2_r3, `projects`.`is_public` AS t2_r4, `projects`.`parent_id` AS t2_r5, `projects`.`created_on` AS t2_r6, `projects`.`updated_on` AS t2_r7, `projects`.`identifier` AS t2_r8, `projects`.`status` AS t2_r9, `projects`.`lft` AS t2_r10, `projects`.`rgt` AS t2_r11, `projects`.`inherit_members` AS t2_r12, `projects`.`default_version_id` AS t2_r13, `projects`.`default_assigned_to_id` AS t2_r14, `projects`.`default_issue_query_id` AS t2_r15 FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6))))))) AND ((issues.status_id IN ('1')) AND (issues.assigned_to_id IN ('6'))) ORDER BY issues.id DESC LIMIT 10 OFFSET 0
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5
-SELECT SUM(`time_entries`.`hours`) AS sum_hours, `time_entries`.`issue_id` AS time_entries_issue_id FROM `time_entries` INNER JOIN `projects` ON `projects`.`id` = `time_entries`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='time_tracking')) AND ((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) OR projects.id IN (1,2)))) AND `time_entries`.`issue_id` IN (4, 3) GROUP BY `time_entries`.`issue_id`
-SELECT SUM(`time_entries`.`hours`) AS sum_hours, `parent`.`id` AS parent_id FROM `time_entries` INNER JOIN `projects` ON `projects`.`id` = `time_entries`.`project_id` INNER JOIN `issues` ON `issues`.`id` = `time_entries`.`issue_id` JOIN issues parent ON parent.root_id = issues.root_id AND parent.lft <= issues.lft AND parent.rgt >= issues.rgt WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='time_tracking')) AND ((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) OR projects.id IN (1,2)))) AND (parent.id IN (4,3)) GROUP BY `parent`.`id`
+SELECT SUM(`time_entries`.`hours`) AS sum_hours, `time_entries`.`issue_id` AS time_entries_issue_id FROM `time_entries` INNER JOIN `projects` ON `projects`.`id` = `time_entries`.`project_id` WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='time_tracking')) AND ((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) OR projects.id IN (1,2)))) AND `time_entries`.`issue_id` IN (5, 4) GROUP BY `time_entries`.`issue_id`
+SELECT SUM(`time_entries`.`hours`) AS sum_hours, `parent`.`id` AS parent_id FROM `time_entries` INNER JOIN `projects` ON `projects`.`id` = `time_entries`.`project_id` INNER JOIN `issues` ON `issues`.`id` = `time_entries`.`issue_id` JOIN issues parent ON parent.root_id = issues.root_id AND parent.lft <= issues.lft AND parent.rgt >= issues.rgt WHERE (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='time_tracking')) AND ((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) OR projects.id IN (1,2)))) AND (parent.id IN (5,4)) GROUP BY `parent`.`id`
 SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
 SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT SUM(`issues`.`estimated_hours`) FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE `issues`.`root_id` = 3 AND (issues.lft >= 1 AND issues.rgt <= 4) AND (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6)))))))
+SELECT SUM(`issues`.`estimated_hours`) FROM `issues` INNER JOIN `projects` ON `projects`.`id` = `issues`.`project_id` WHERE `issues`.`root_id` = 4 AND (issues.lft >= 1 AND issues.rgt <= 4) AND (((projects.status <> 9 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND (((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (6,3))) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6)))) OR (projects.id IN (1,2) AND ((issues.is_private = FALSE OR issues.author_id = 6 OR issues.assigned_to_id IN (6)))))))
 -- request process10.put_in_progress
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '60eb2b951807cbe3b492959127d6e881a8a148a2' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
@@ -253,35 +253,35 @@ SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4
 BEGIN
-UPDATE `issues` SET `issues`.`status_id` = 2, `issues`.`updated_on` = '2026-11-26 04:31:27', `issues`.`lock_version` = 4 WHERE `issues`.`id` = 3 AND `issues`.`lock_version` = 3
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (3, 'Issue', 6, '', '2026-11-26 04:31:27')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (11, 'attr', 'status_id', '1', '2')
+UPDATE `issues` SET `issues`.`status_id` = 2, `issues`.`updated_on` = '2026-11-27 23:44:42', `issues`.`lock_version` = 4 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 3
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 6, '', '2026-11-27 23:44:42')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (21, 'attr', 'status_id', '1', '2')
 COMMIT
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 3 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
 BEGIN
 UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 4
 COMMIT
 -- request process10.put_in_progress_subtask
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '60eb2b951807cbe3b492959127d6e881a8a148a2' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 5 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
@@ -293,85 +293,43 @@ SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 4
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 5
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4
 BEGIN
-UPDATE `issues` SET `issues`.`status_id` = 2, `issues`.`updated_on` = '2026-11-26 04:31:28', `issues`.`lock_version` = 2 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 3 AND `issue_statuses`.`is_closed` = FALSE
+UPDATE `issues` SET `issues`.`status_id` = 2, `issues`.`updated_on` = '2026-11-27 23:44:45', `issues`.`lock_version` = 2 WHERE `issues`.`id` = 5 AND `issues`.`lock_version` = 1
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 5 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 4 AND `issue_statuses`.`is_closed` = FALSE
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`position` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 3 ORDER BY `issues`.`lft` ASC
+SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 4 ORDER BY `issues`.`lft` ASC
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
 SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
 SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
 SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 6, '', '2026-11-26 04:31:28')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (12, 'attr', 'status_id', '1', '2')
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (5, 'Issue', 6, '', '2026-11-27 23:44:45')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (22, 'attr', 'status_id', '1', '2')
 COMMIT
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 5 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
 -- request process10.put_resolved
 SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '60eb2b951807cbe3b492959127d6e881a8a148a2' LIMIT 1
-SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
-SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
-SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
-SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
-SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
-SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
-SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
-SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
-SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4
-SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 3 LIMIT 1
-SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 3 AND `workflows`.`role_id` = 4
-BEGIN
-SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
-SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
-SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` = 5 LIMIT 1
-UPDATE `issues` SET `issues`.`status_id` = 3, `issues`.`assigned_to_id` = 5, `issues`.`updated_on` = '2026-11-26 04:31:29', `issues`.`lock_version` = 5 WHERE `issues`.`id` = 3 AND `issues`.`lock_version` = 4
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (3, 'Issue', 6, '', '2026-11-26 04:31:29')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (13, 'attr', 'status_id', '2', '3')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (13, 'attr', 'assigned_to_id', '6', '5')
-COMMIT
-SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
-SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
-SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
-SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
-SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
-SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
-SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 3 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
-SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
--- request process10.put_resolved_subtask
-SELECT MAX(`settings`.`updated_on`) FROM `settings`
-SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '60eb2b951807cbe3b492959127d6e881a8a148a2' LIMIT 1
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
 SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
 SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
@@ -385,8 +343,7 @@ SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
 SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
-SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 4
-SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 3 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft > 1 AND issues.rgt < 4) AND `issue_statuses`.`is_closed` = FALSE LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4
 SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 3 LIMIT 1
 SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 3 AND `workflows`.`role_id` = 4
@@ -395,27 +352,15 @@ SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
 SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 5 LIMIT 1
-UPDATE `issues` SET `issues`.`status_id` = 3, `issues`.`assigned_to_id` = 5, `issues`.`updated_on` = '2026-11-26 04:31:29', `issues`.`lock_version` = 3 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 2
+UPDATE `issues` SET `issues`.`status_id` = 3, `issues`.`assigned_to_id` = 5, `issues`.`updated_on` = '2026-11-27 23:44:51', `issues`.`lock_version` = 5 WHERE `issues`.`id` = 4 AND `issues`.`lock_version` = 4
 SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
-SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 3 LIMIT 1
-SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 3 AND `issue_statuses`.`is_closed` = FALSE
-SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`position` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
-SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 3
-SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 3 ORDER BY `issues`.`lft` ASC
-SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 3 LIMIT 1
-SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
-SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
-SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
-SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
-SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 3 AND `custom_values`.`customized_type` = 'Issue'
-INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 6, '', '2026-11-26 04:31:29')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (14, 'attr', 'status_id', '2', '3')
-INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (14, 'attr', 'assigned_to_id', '6', '5')
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (4, 'Issue', 6, '', '2026-11-27 23:44:52')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (23, 'attr', 'status_id', '2', '3')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (23, 'attr', 'assigned_to_id', '6', '5')
 COMMIT
 SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
-SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8)
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
@@ -423,4 +368,465 @@ SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id`
 SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
 SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
 SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 4 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
+-- request process10.put_resolved_subtask
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 5 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 2 LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 5
+SELECT 1 AS one FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` WHERE `issues`.`root_id` = 4 AND (issues.lft < 2 AND issues.rgt > 3) AND `issue_statuses`.`is_closed` = TRUE LIMIT 1
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 2 AND `workflows`.`role_id` = 4
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 3 LIMIT 1
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 3 AND `workflows`.`role_id` = 4
+BEGIN
+SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
+SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 5 LIMIT 1
+UPDATE `issues` SET `issues`.`status_id` = 3, `issues`.`assigned_to_id` = 5, `issues`.`updated_on` = '2026-11-27 23:44:58', `issues`.`lock_version` = 3 WHERE `issues`.`id` = 5 AND `issues`.`lock_version` = 2
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 5 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 4 LIMIT 1
+SELECT MAX(`enumerations`.`position`) FROM `issues` INNER JOIN `issue_statuses` ON `issue_statuses`.`id` = `issues`.`status_id` INNER JOIN `enumerations` ON `enumerations`.`id` = `issues`.`priority_id` AND `enumerations`.`type` = 'IssuePriority' WHERE `issues`.`parent_id` = 4 AND `issue_statuses`.`is_closed` = FALSE
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`position` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT MIN(`issues`.`start_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT MAX(`issues`.`due_date`) FROM `issues` WHERE `issues`.`parent_id` = 4
+SELECT `issues`.* FROM `issues` WHERE `issues`.`parent_id` = 4 ORDER BY `issues`.`lft` ASC
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 3 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 4 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (5, 'Issue', 6, '', '2026-11-27 23:44:58')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (24, 'attr', 'status_id', '2', '3')
+INSERT INTO `journal_details` (`journal_id`, `property`, `prop_key`, `old_value`, `value`) VALUES (24, 'attr', 'assigned_to_id', '6', '5')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 6 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 5 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
+-- request cycle.post_issue
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '67e035ea1897789e15da81f7490d3ec1dd693579' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `member_roles`.`role_id` = `roles`.`id` INNER JOIN `members` ON `members`.`id` = `member_roles`.`member_id` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE (projects.status <> 9) AND `members`.`user_id` = 5
+SELECT `roles`.* FROM `roles` WHERE `roles`.`builtin` = 1 LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 5 LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` = 'GroupNonMember' ORDER BY id LIMIT 1
+SELECT `users`.`id` FROM `users` WHERE `users`.`type` = 'GroupNonMember' LIMIT 1
+SELECT `members`.`user_id`, `role_id`, `members`.`project_id` FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` WHERE (projects.status <> 9) AND (members.user_id = 5 OR (projects.is_public = TRUE AND members.user_id = 3))
+SELECT `roles`.* FROM `roles` WHERE `roles`.`id` = 4
+SELECT 1 AS one FROM `projects` WHERE (((projects.status = 1 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name='issue_tracking')) AND ((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (5,3))) OR projects.id IN (1,2)))) AND (projects.id IN (SELECT DISTINCT project_id FROM projects_trackers)) AND `projects`.`id` = 2 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `trackers`.* FROM `trackers` INNER JOIN `projects_trackers` ON `trackers`.`id` = `projects_trackers`.`tracker_id` WHERE `projects_trackers`.`project_id` = 2 ORDER BY `trackers`.`position` ASC LIMIT 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 0 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = TRUE OR assignee = FALSE)
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT 1 AS one FROM `trackers` INNER JOIN `projects_trackers` ON `trackers`.`id` = `projects_trackers`.`tracker_id` WHERE `projects_trackers`.`project_id` = 2 AND `trackers`.`id` = 1 LIMIT 1
+SELECT `roles`.* FROM `roles` WHERE `roles`.`assignable` = TRUE
+SELECT DISTINCT `users`.* FROM `users` INNER JOIN `members` ON `members`.`user_id` = `users`.`id` INNER JOIN `member_roles` ON `member_roles`.`member_id` = `members`.`id` INNER JOIN `roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `users`.`status` = 1 AND `users`.`type` = 'User' AND `members`.`project_id` = 2 AND `roles`.`assignable` = TRUE AND `roles`.`id` IN (1, 2, 3, 4, 5) ORDER BY users.type DESC, users.firstname, users.lastname, users.id
+INSERT INTO `issues` (`tracker_id`, `project_id`, `subject`, `description`, `status_id`, `assigned_to_id`, `priority_id`, `author_id`, `created_on`, `updated_on`, `start_date`, `lock_version`) VALUES (1, 2, 'Cycle 2', 'A description.', 1, 7, 2, 5, '2026-11-27 23:45:06', '2026-11-27 23:45:06', '2026-11-27', 0)
+UPDATE `issues` SET `issues`.`root_id` = 6, `issues`.`lft` = 1, `issues`.`rgt` = 2, `issues`.`lock_version` = COALESCE(`issues`.`lock_version`, 0) + 1 WHERE `issues`.`id` = 6
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_from_id` = 6
+COMMIT
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 6
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:10', `issues`.`lock_version` = 2 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 1
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 6, 'Comment 0.', '2026-11-27 23:45:10')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '42d267307addb94c5a01a173720ec38449bdd9e0' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 7 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE OR assignee = TRUE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:12', `issues`.`lock_version` = 3 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 2
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 7, 'Comment 1.', '2026-11-27 23:45:12')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 7 LIMIT 1
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'f920093fc1759f47a0e30a72c7dba58deba0624b' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 8 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 8 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 8
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 8
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:13', `issues`.`lock_version` = 4 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 3
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 8, 'Comment 2.', '2026-11-27 23:45:13')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 8 LIMIT 1
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '2d048e659593b2c35d68688ccc3583a25b6cbb8c' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 9 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 9 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 10
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 9
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:14', `issues`.`lock_version` = 5 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 4
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 9, 'Comment 3.', '2026-11-27 23:45:15')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 9 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 5
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '3ec7d60a22b8b393ed65cccfcf60ffc33c323242' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 10 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 10 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 12
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 10
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:16', `issues`.`lock_version` = 6 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 5
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 10, 'Comment 4.', '2026-11-27 23:45:16')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 10 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 6
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '1b33499a7dfc745832748e84df9c599800495533' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 11 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 11 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 14
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 11
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:18', `issues`.`lock_version` = 7 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 6
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 11, 'Comment 5.', '2026-11-27 23:45:18')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 11 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 7
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '4c9156b66cb2975a38b2e92f5be8814208e0addb' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 12 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 12 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 16
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 12
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:20', `issues`.`lock_version` = 8 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 7
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 12, 'Comment 6.', '2026-11-27 23:45:20')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 12 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 8
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '68dfbda2cc160492c7b993d6877ecf134b428c7c' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 13 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 13 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 18
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 13
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:21', `issues`.`lock_version` = 9 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 8
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 13, 'Comment 7.', '2026-11-27 23:45:21')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 13 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 9
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = '44019ce2c4f95cf232a4f7aab0ce7d9c2669324a' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 14 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 14 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 20
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 14
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:22', `issues`.`lock_version` = 10 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 9
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 14, 'Comment 8.', '2026-11-27 23:45:22')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
+SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 14 LIMIT 1
+BEGIN
+UPDATE `user_preferences` SET `user_preferences`.`others` = '---\n:no_self_notified: \'1\'\n:auto_watch_on:\n- issue_contributed_to\n:my_page_layout:\n left:\n - issuesassignedtome\n right:\n - issuesreportedbyme\n:my_page_settings: {}\n:recently_used_project_ids: \'2,1\'\n' WHERE `user_preferences`.`id` = 10
+COMMIT
+-- request cycle.put_notes
+SELECT MAX(`settings`.`updated_on`) FROM `settings`
+SELECT `tokens`.* FROM `tokens` WHERE `tokens`.`action` = 'api' AND `tokens`.`value` = 'ba38b07ec9d346f5e21ebfb32c8fad3bbd55be57' LIMIT 1
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 6 LIMIT 1
+SELECT `issues`.* FROM `issues` WHERE `issues`.`id` = 6 LIMIT 1
+SELECT `projects`.* FROM `projects` WHERE `projects`.`id` = 2 LIMIT 1
+SELECT `enabled_modules`.`name` FROM `enabled_modules` WHERE `enabled_modules`.`project_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 6 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 4
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'TimeEntryActivity' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `trackers`.* FROM `trackers` WHERE `trackers`.`id` = 1 LIMIT 1
+SELECT `custom_fields`.* FROM `custom_fields` WHERE `custom_fields`.`type` = 'IssueCustomField' AND (is_for_all = TRUE OR id IN (SELECT DISTINCT cfp.custom_field_id FROM custom_fields_projects cfp WHERE cfp.project_id = 2)) ORDER BY `custom_fields`.`position` ASC
+SELECT `custom_fields`.* FROM `custom_fields` INNER JOIN `custom_fields_trackers` ON `custom_fields`.`id` = `custom_fields_trackers`.`custom_field_id` WHERE `custom_fields`.`type` = 'IssueCustomField' AND `custom_fields_trackers`.`tracker_id` = 1
+SELECT `issue_statuses`.* FROM `issue_statuses` WHERE `issue_statuses`.`id` = 1 LIMIT 1
+SELECT `users`.`id` FROM `users` INNER JOIN `groups_users` ON `users`.`id` = `groups_users`.`group_id` WHERE `users`.`type` IN ('Group', 'GroupBuiltin', 'GroupAnonymous', 'GroupNonMember') AND `groups_users`.`user_id` = 6
+SELECT `users`.* FROM `users` WHERE `users`.`type` IN ('User', 'AnonymousUser') AND `users`.`id` = 5 LIMIT 1
+SELECT DISTINCT `issue_statuses`.* FROM `issue_statuses` INNER JOIN `workflows` ON `workflows`.`new_status_id` = `issue_statuses`.`id` AND `workflows`.`type` = 'WorkflowTransition' WHERE `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4 AND `workflows`.`tracker_id` = 1 AND (author = FALSE AND assignee = FALSE)
+SELECT `issue_relations`.* FROM `issue_relations` WHERE `issue_relations`.`issue_to_id` = 6
+SELECT `workflows`.* FROM `workflows` WHERE `workflows`.`type` = 'WorkflowPermission' AND `workflows`.`tracker_id` = 1 AND `workflows`.`old_status_id` = 1 AND `workflows`.`role_id` = 4
+BEGIN
+UPDATE `issues` SET `issues`.`updated_on` = '2026-11-27 23:45:23', `issues`.`lock_version` = 11 WHERE `issues`.`id` = 6 AND `issues`.`lock_version` = 10
+SELECT `custom_values`.* FROM `custom_values` WHERE `custom_values`.`customized_id` = 6 AND `custom_values`.`customized_type` = 'Issue'
+INSERT INTO `journals` (`journalized_id`, `journalized_type`, `user_id`, `notes`, `created_on`) VALUES (6, 'Issue', 6, 'Comment 9.', '2026-11-27 23:45:23')
+COMMIT
+SELECT `users`.* FROM `users` WHERE `users`.`id` = 7 LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `users` ON `users`.`id` = `members`.`user_id` WHERE `members`.`project_id` = 2 AND `users`.`type` = 'User' AND `users`.`status` = 1
+SELECT `users`.* FROM `users` WHERE `users`.`id` IN (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`id` = 2 ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `enumerations`.* FROM `enumerations` WHERE `enumerations`.`type` = 'IssuePriority' AND `enumerations`.`is_default` = TRUE ORDER BY `enumerations`.`position` ASC LIMIT 1
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 5 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 2
+SELECT `members`.* FROM `members` INNER JOIN `projects` ON `projects`.`id` = `members`.`project_id` WHERE `members`.`user_id` = 7 AND `projects`.`status` != 9 AND `members`.`project_id` = 2 ORDER BY `members`.`id` ASC LIMIT 1
+SELECT DISTINCT `roles`.* FROM `roles` INNER JOIN `member_roles` ON `roles`.`id` = `member_roles`.`role_id` WHERE `member_roles`.`member_id` = 6
+SELECT `users`.* FROM `users` INNER JOIN `watchers` ON `users`.`id` = `watchers`.`user_id` WHERE `watchers`.`watchable_id` = 6 AND `watchers`.`watchable_type` = 'Issue' AND `users`.`status` = 1
 SELECT `user_preferences`.* FROM `user_preferences` WHERE `user_preferences`.`user_id` = 6 LIMIT 1
