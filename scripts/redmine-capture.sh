@@ -151,12 +151,26 @@ api() { # api USER METHOD PATH [JSON]
 		-H 'Content-Type: application/json' ${4:+--data "$4"} "http://127.0.0.1:$port$3")
 	case $code in 2*) ;; *) echo "redmine-capture: $2 $3 gave HTTP $code: $(head -c 300 "$work/response.json")" >&2; exit 1 ;; esac
 }
+# the background mail job ends before the next mark: on a busy machine it
+# took longer than a fixed half second, and on PostgreSQL it may run on
+# the connection the request gave back, so its reads landed in the next
+# request; wait until the statement log has not grown for half a second
+case $backend in mariadb) statement_log=$work/general.log ;; postgres) statement_log=$work/pg/general.log ;; esac
+settle() {
+	local before after
+	for _ in $(seq 40); do
+		before=$(stat -c %s "$statement_log")
+		sleep 0.5
+		after=$(stat -c %s "$statement_log")
+		[ "$before" = "$after" ] && return
+	done
+}
 request() { # request ROUND NAME USER METHOD PATH [JSON]
 	local round=$1 name=$2
 	shift 2
 	mark "round $round request $name"
 	api "$@"
-	sleep 0.5 # the background mail job ends before the next mark
+	settle
 }
 newid() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["issue"]["id"])' "$work/response.json"; }
 
