@@ -35,7 +35,7 @@ type runFlags struct {
 	dump, queries                                                                                                                        string
 	rate                                                                                                                                 float64
 	iops, maxRetries, maxRepeat                                                                                                          int
-	rsd                                                                                                                                  float64
+	rsd, alpha                                                                                                                           float64
 	seed                                                                                                                                 int64
 	params                                                                                                                               []string
 	paths, allocators                                                                                                                    string
@@ -82,9 +82,10 @@ runs the default study on every target available here.`,
 	fl.StringVar(&f.paths, "path", "", "comma-separated access paths of the kv workload: prepared, text, handler (MariaDB), batch, get (Redis, Tarantool, memcached); each target runs those it speaks")
 	fl.StringVar(&f.allocators, "allocator", "", "comma-separated memory allocators put under the managed servers (LD_PRELOAD, proven from /proc/PID/maps): glibc, jemalloc, tcmalloc")
 	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
-	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least 3 and at most --max-repeat times")
+	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least as many times as can reach p < --alpha (4 at 0.05) and at most --max-repeat")
 	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `percent`, that is steady enough")
 	fl.IntVar(&f.maxRepeat, "max-repeat", 10, "with --repeat auto: the most repeats of a cell")
+	fl.Float64Var(&f.alpha, "alpha", plan.DefaultAlpha, "with --repeat auto: the significance level the repeats must be able to reach (the report's is 0.05; compare --alpha 0.01 needs 5)")
 	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
 	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
 	fl.IntVar(&f.maxRetries, "max-retries", 10, "retries of an operation after a deadlock, lock timeout or write conflict")
@@ -233,6 +234,9 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	}
 	if ch("max-repeat") {
 		p.MaxRepeat = f.maxRepeat
+	}
+	if ch("alpha") {
+		p.Alpha = &f.alpha
 	}
 	if ch("trim") {
 		t, err := strconv.ParseFloat(strings.TrimSpace(f.trim), 64)
@@ -465,8 +469,9 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
 		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
 	if a := res.AutoRepeat; a != nil {
-		fmt.Fprintf(w, "  repeats: auto — each cell %d to %d times, until the relative standard deviation of its tps (fixed rate: mean time) is under %.1f%%; the cells below are the first repeats\n",
-			plan.MinRepeats, a.Max, 100*a.RSD)
+		fmt.Fprintf(w, "  repeats: auto — each cell %d to %d times (%d: the fewest that can reach p < %v), "+
+			"until the relative standard deviation of its tps (fixed rate: mean time) is under %.1f%%; the cells below are the first repeats\n",
+			a.Min, a.Max, a.Min, a.Alpha, 100*a.RSD)
 	}
 	if cp, err := limits.PlanCPUs(res.CPUs); err == nil {
 		how := ""

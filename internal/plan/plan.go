@@ -25,6 +25,7 @@ import (
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/result"
+	"shootout/internal/stats"
 	"shootout/internal/target"
 	"shootout/internal/units"
 	"shootout/internal/workload"
@@ -49,6 +50,9 @@ type Plan struct {
 	Repeat    string   `yaml:"repeat"`
 	RSD       *float64 `yaml:"rsd"`
 	MaxRepeat int      `yaml:"max_repeat"`
+	// Alpha is the significance level repeat: auto must be able to
+	// reach: it never stops below the repeats that can decide at it.
+	Alpha     *float64 `yaml:"alpha"`
 	Memory    string   `yaml:"memory"`
 	IOPS      int      `yaml:"iops"`
 	BPS       string   `yaml:"bps"`
@@ -107,15 +111,20 @@ type Resolved struct {
 }
 
 // AutoRepeat is when --repeat auto stops repeating a cell: once at least
-// MinRepeats ran and the relative standard deviation of the cell's main
-// figure is under RSD, or after Max repeats.
+// Min ran and the relative standard deviation of the cell's main figure
+// is under RSD, or after Max repeats.
 type AutoRepeat struct {
 	RSD float64 // a fraction: 0.03 for 3%
 	Max int
+	// Alpha is the significance level the repeats must be able to reach,
+	// and Min the fewest repeats with which they can: a steady cell that
+	// stopped below it would be "?" against every other.
+	Alpha float64
+	Min   int
 }
 
-// MinRepeats is the fewest repeats --repeat auto judges a spread from.
-const MinRepeats = 3
+// DefaultAlpha is the significance level of the report's noise marks.
+const DefaultAlpha = 0.05
 
 // Target returns the resolved target whose (masked) name is name.
 func (r *Resolved) Target(name string) target.Target {
@@ -241,7 +250,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "reps", "rate",
-		"repeat", "rsd", "max_repeat", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "alpha", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -411,7 +420,15 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	switch p.Repeat {
 	case "", "1":
 	case "auto":
-		a := &AutoRepeat{RSD: 0.03, Max: 10}
+		a := &AutoRepeat{RSD: 0.03, Max: 10, Alpha: DefaultAlpha}
+		if p.Alpha != nil {
+			if *p.Alpha <= 0 || *p.Alpha >= 1 {
+				return nil, p.errAt("alpha", "%v is not a significance level in (0, 1) such as 0.05", *p.Alpha)
+			}
+			a.Alpha = *p.Alpha
+		}
+		a.Min = stats.LeastRepeats(a.Alpha)
+		a.Max = max(a.Max, a.Min)
 		if p.RSD != nil {
 			if *p.RSD <= 0 || *p.RSD >= 100 {
 				return nil, p.errAt("rsd", "%v is not a percentage between 0 and 100 (such as 3)", *p.RSD)
@@ -419,8 +436,9 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 			a.RSD = *p.RSD / 100
 		}
 		if p.MaxRepeat != 0 {
-			if p.MaxRepeat < MinRepeats || p.MaxRepeat > 100 {
-				return nil, p.errAt("max_repeat", "%d is not a repeat count from %d to 100", p.MaxRepeat, MinRepeats)
+			if p.MaxRepeat < a.Min || p.MaxRepeat > 100 {
+				return nil, p.errAt("max_repeat", "%d is not a repeat count from %d (the fewest that can reach p < %v) to 100",
+					p.MaxRepeat, a.Min, a.Alpha)
 			}
 			a.Max = p.MaxRepeat
 		}
@@ -432,8 +450,8 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		}
 		repeats = n
 	}
-	if r.AutoRepeat == nil && (p.RSD != nil || p.MaxRepeat != 0) {
-		return nil, p.errAt("repeat", "rsd and max_repeat apply to repeat: auto only")
+	if r.AutoRepeat == nil && (p.RSD != nil || p.MaxRepeat != 0 || p.Alpha != nil) {
+		return nil, p.errAt("repeat", "rsd, max_repeat and alpha apply to repeat: auto only")
 	}
 	r.Trim = 0.1
 	if p.Trim != nil {

@@ -69,7 +69,11 @@ func (m *matrix) run(ctx context.Context, cell result.Cell, pos string) (*result
 		}
 	}
 	logf(m.Log, "\n[%s] %s: %s on %s, dataset %s, %d clients", pos, cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
-	f := m.Cell(ctx, m.res, cell)
+	cellFn := m.Cell
+	if m.fakeCell != nil {
+		cellFn = m.fakeCell
+	}
+	f := cellFn(ctx, m.res, cell)
 	if err := result.Write(m.OutDir, f); err != nil {
 		return f, fmt.Errorf("write result of %s: %w", cell.ID, err)
 	}
@@ -164,12 +168,12 @@ func repeatStop(repeats []*result.File, a *plan.AutoRepeat, round int) (why stri
 	}
 	rsd := stats.RSD(xs)
 	switch {
-	case len(xs) >= plan.MinRepeats && rsd < a.RSD:
+	case len(xs) >= a.Min && rsd < a.RSD:
 		return fmt.Sprintf("rsd %.1f%% < %.1f%% after %d repeats", 100*rsd, 100*a.RSD, len(xs)), true
 	case round >= a.Max:
 		return fmt.Sprintf("maximum of %d repeats reached, rsd still %.1f%% (threshold %.1f%%)", a.Max, 100*rsd, 100*a.RSD), true
-	case len(xs) < plan.MinRepeats:
-		return fmt.Sprintf("%d of at least %d repeats", len(xs), plan.MinRepeats), false
+	case len(xs) < a.Min:
+		return fmt.Sprintf("%d of at least %d repeats (the fewest that can reach p < %v)", len(xs), a.Min, a.Alpha), false
 	}
 	return fmt.Sprintf("rsd %.1f%% ≥ %.1f%% after %d repeats", 100*rsd, 100*a.RSD, len(xs)), false
 }

@@ -1,11 +1,14 @@
 package run
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"shootout/internal/plan"
 	"shootout/internal/result"
+	"shootout/internal/stats"
 )
 
 func tpsRepeats(tps ...float64) []*result.File {
@@ -17,16 +20,17 @@ func tpsRepeats(tps ...float64) []*result.File {
 }
 
 func TestRepeatStopRule(t *testing.T) {
-	a := &plan.AutoRepeat{RSD: 0.03, Max: 10}
+	a := &plan.AutoRepeat{RSD: 0.03, Max: 10, Alpha: 0.05, Min: 4}
 	for _, c := range []struct {
 		tps   []float64
 		round int
 		stop  bool
 		why   string
 	}{
-		{[]float64{100, 101}, 2, false, "2 of at least 3 repeats"},
-		{[]float64{100, 101, 99}, 3, true, "rsd 1.0% < 3.0% after 3 repeats"},
-		{[]float64{100, 120, 80}, 3, false, "rsd 20.0% ≥ 3.0% after 3 repeats"},
+		{[]float64{100, 101}, 2, false, "2 of at least 4 repeats"},
+		{[]float64{100, 101, 99}, 3, false, "3 of at least 4 repeats (the fewest that can reach p < 0.05)"},
+		{[]float64{100, 101, 99, 100}, 4, true, "rsd 0.8% < 3.0% after 4 repeats"},
+		{[]float64{100, 120, 80, 100}, 4, false, "rsd 16.3% ≥ 3.0% after 4 repeats"},
 		{[]float64{100, 120, 80, 100, 120, 80, 100, 120, 80, 100}, 10, true, "maximum of 10 repeats reached, rsd still"},
 	} {
 		why, stop := repeatStop(tpsRepeats(c.tps...), a, c.round)
@@ -64,4 +68,55 @@ func TestResumeDecision(t *testing.T) {
 			t.Errorf("earlier %d files: skip %v %q, want %v %q", len(c.earlier), skip, why, c.skip, c.why)
 		}
 	}
+}
+
+// A steady cell under --repeat auto runs as many repeats as can decide
+// at the plan's alpha, not fewer, and the rounds interleave the targets.
+func TestAutoRepeatRunsTheRepeatsThatCanDecide(t *testing.T) {
+	for _, alpha := range []float64{0.05, 0.01} {
+		p := &plan.Plan{Targets: []string{"sqlite", "mariadb-innodb"}, Workloads: []string{"oltp_read_write"},
+			Datasets: []string{"1000"}, Duration: "1s", Repeat: "auto", Alpha: &alpha}
+		res, err := p.Resolve(plan.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		r := &Runner{OutDir: t.TempDir(), Log: &strings.Builder{}}
+		r.fakeCell = func(_ context.Context, _ *plan.Resolved, c result.Cell) *result.File {
+			order = append(order, fmt.Sprintf("%s#%d", c.Target, c.Repeat))
+			return &result.File{Cell: c, Status: "ok", Throughput: result.Throughput{TPS: 100, Events: 1000}}
+		}
+		if _, err := r.Matrix(context.Background(), res); err != nil {
+			t.Fatal(err)
+		}
+		n := stats.LeastRepeats(alpha)
+		var want []string
+		for rep := 1; rep <= n; rep++ {
+			want = append(want, fmt.Sprintf("sqlite#%d", rep), fmt.Sprintf("mariadb-innodb#%d", rep))
+		}
+		if strings.Join(order, " ") != strings.Join(want, " ") {
+			t.Errorf("alpha %v: ran %v, want %v", alpha, order, want)
+		}
+		a, b := tpsOf(t, r.OutDir, "sqlite"), tpsOf(t, r.OutDir, "mariadb-innodb")
+		if len(a) != n || len(b) != n {
+			t.Fatalf("alpha %v: %d and %d repeats written, want %d", alpha, len(a), len(b), n)
+		}
+		if c := stats.Compare(a, b, alpha); c.NeedN != 0 {
+			t.Errorf("alpha %v: the repeats cannot decide: %s", alpha, c)
+		}
+	}
+}
+
+func tpsOf(t *testing.T, dir, target string) []float64 {
+	files, err := result.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []float64
+	for _, f := range files {
+		if f.Cell.Target == target {
+			xs = append(xs, f.Throughput.TPS)
+		}
+	}
+	return xs
 }

@@ -49,6 +49,9 @@ type Runner struct {
 	stallLimit, loadStallLimit, stepLimitLeast, interruptGrace time.Duration
 	// duringLoad, when set, runs beside the load from its first batch
 	duringLoad func(context.Context, *sql.DB)
+	// fakeCell, when set, stands in for Cell in the matrix: tests of
+	// the matrix's own logic (rounds, repeats) need no server
+	fakeCell func(context.Context, *plan.Resolved, result.Cell) *result.File
 	// beforeStep, when set, runs before each step that reports no
 	// progress: "postload" (the index builds) and "settle"
 	beforeStep func(ctx context.Context, step string, db *sql.DB)

@@ -145,3 +145,27 @@ func TestRSD(t *testing.T) {
 		t.Error("one value has no spread")
 	}
 }
+
+// The least count is the test's own: at it two samples that do not
+// overlap are significant, one fewer never is.
+func TestLeastRepeatsIsWhereTheTestCanFirstDecide(t *testing.T) {
+	separated := func(n int) ([]float64, []float64) {
+		a, b := make([]float64, n), make([]float64, n)
+		for i := range a {
+			a[i], b[i] = 100+float64(i), 1000+float64(i)
+		}
+		return a, b
+	}
+	for alpha, want := range map[float64]int{0.05: 4, 0.01: 5} {
+		n := LeastRepeats(alpha)
+		if n != want {
+			t.Errorf("LeastRepeats(%v) = %d, want %d", alpha, n, want)
+		}
+		if a, b := separated(n); !Compare(a, b, alpha).Significant {
+			t.Errorf("alpha %v: %d vs %d apart is not significant", alpha, n, n)
+		}
+		if a, b := separated(n - 1); Compare(a, b, alpha).Significant {
+			t.Errorf("alpha %v: %d vs %d is significant: the least count is lower", alpha, n-1, n-1)
+		}
+	}
+}
