@@ -38,8 +38,9 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/shootout
 
-# demo runs the default study (oltp_read_write, 1M rows, 8 clients, 30 s on
-# sqlite, mariadb-innodb, mariadb-rocksdb and postgres) and prints the table.
+# demo runs the default study (oltp_read_write, 100k rows, 8 clients, 8 s on
+# sqlite, mariadb-innodb, mariadb-rocksdb and postgres, 4 repeats each in
+# turns: the fewest that can tell two targets apart) and prints the table.
 demo: deps build
 	./$(BIN) targets
 	./$(BIN) run --study default --out $(OUT)-$$(date +%Y%m%d-%H%M%S)

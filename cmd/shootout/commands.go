@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -42,14 +44,14 @@ func reportCmd() *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
-			if baseline == "" {
-				if m, err := result.ReadManifest(args[0]); err == nil {
-					baseline = m.Baseline
-				}
+			m, _ := result.ReadManifest(args[0])
+			if baseline == "" && m != nil {
+				baseline = m.Baseline
 			}
 			if baseline == "" && len(files) > 0 {
 				baseline = files[0].Cell.Target
 			}
+			report.SeedHeader(cmd.OutOrStdout(), m)
 			report.Terminal(cmd.OutOrStdout(), files, baseline)
 			if csvFile != "" {
 				f, err := os.Create(csvFile)
@@ -153,7 +155,7 @@ func studiesCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			fmt.Fprintln(w, "Studies (shootout run --study NAME):")
 			for _, s := range plan.Studies {
-				fmt.Fprintf(w, "  %-10s seed %-4s %s\n", s.Name, s.Seed, s.Description)
+				printStudy(w, s)
 			}
 			fmt.Fprintln(w, "\nWorkloads (shootout run --workload NAME):")
 			for _, n := range workload.Names() {
@@ -161,6 +163,27 @@ func studiesCmd() *cobra.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// printStudy says what a preset runs and, for a seed's, the seed's own
+// machine and servers and what still differs here, in lines under 100
+// columns.
+func printStudy(w io.Writer, s plan.Study) {
+	const indent = "             "
+	fmt.Fprintf(w, "\n  %-10s %s\n", s.Name, report.Wrap(s.Description, indent, 99)[len(indent):])
+	if s.Setup == nil {
+		fmt.Fprintf(w, "%sno seed: a quick look at this machine's engines\n", indent)
+		return
+	}
+	for _, line := range []string{
+		"seed " + s.Seed + "'s machine: " + s.Setup.Machine,
+		"seed " + s.Seed + "'s servers: " + s.Setup.Servers,
+	} {
+		fmt.Fprintln(w, report.Wrap(line, indent, 99))
+	}
+	for _, d := range s.Differences(&s.Plan, runtime.NumCPU()) {
+		fmt.Fprintln(w, report.Wrap("differs here: "+d, indent, 99))
 	}
 }
 

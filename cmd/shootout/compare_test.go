@@ -219,27 +219,32 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 }
 
 // TestRepeatAutoStopsAndSaysWhy: with a loose threshold a steady cell
-// stops after the minimum of 3 repeats; the last one records why.
+// stops after the fewest repeats that can reach p < 0.05 (4); the last
+// one records why.
 func TestRepeatAutoStopsAndSaysWhy(t *testing.T) {
 	out := filepath.Join(testenv.WorkDir(t), "auto")
 	stdout, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000",
-		"--duration", "2s", "--interval", "0s", "--repeat", "auto", "--rsd", "60", "--max-repeat", "4", "--out", out)
+		"--duration", "2s", "--interval", "0s", "--repeat", "auto", "--rsd", "60", "--max-repeat", "5", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	files, err := result.ReadDir(out)
-	if err != nil || len(files) < 3 || len(files) > 4 {
-		t.Fatalf("want 3 or 4 repeats, got %d (%v)\n%s", len(files), err, stderr)
+	if err != nil || len(files) < 4 || len(files) > 5 {
+		t.Fatalf("want 4 or 5 repeats, got %d (%v)\n%s", len(files), err, stderr)
 	}
 	// a steady cell stops at the minimum; a machine busy enough to spread
 	// 2 s runs by 60% makes it run to the maximum, and it must say which
 	last := files[len(files)-1]
-	want := []string{"< 60.0% after 3 repeats"}
-	if len(files) == 4 {
-		want = []string{"< 60.0% after 4 repeats", "maximum of 4 repeats reached"}
+	want := []string{"< 60.0% after 4 repeats"}
+	if len(files) == 5 {
+		want = []string{"< 60.0% after 5 repeats", "maximum of 5 repeats reached"}
 	}
 	if !(strings.Contains(last.RepeatStop, want[0]) || len(want) > 1 && strings.Contains(last.RepeatStop, want[1])) || files[0].RepeatStop != "" {
 		t.Fatalf("repeat_stop %q on repeat %d of %d, want %q", last.RepeatStop, last.Cell.Repeat, len(files), want)
+	}
+	if _, stderr, code := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite", "--workload", "oltp_point_select",
+		"--repeat", "auto", "--alpha", "0.01", "--max-repeat", "4"); code != 2 || !strings.Contains(stderr, "--max-repeat: 4 is not a repeat count from 5") {
+		t.Errorf("--max-repeat below what --alpha 0.01 needs: exit %d %q", code, stderr)
 	}
 	if !strings.Contains(stderr, "stopped repeating: ") {
 		t.Errorf("the log must say why the cell stopped:\n%s", stderr)

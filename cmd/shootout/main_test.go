@@ -158,7 +158,7 @@ func TestDefaultRunWithoutServersRunsSQLite(t *testing.T) {
 	out := testenv.WorkDir(t)
 	// postgres is found by its Debian path, not PATH; hide it as well
 	stdout, stderr, code := shootout(t, []string{"PATH=/nonexistent", "SHOOTOUT_POSTGRES_BIN=/nonexistent"},
-		"run", "--dataset", "2000", "--duration", "1s", "--clients", "2", "--out", out)
+		"run", "--dataset", "2000", "--duration", "1s", "--clients", "2", "--repeat", "1", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -111,6 +111,29 @@ func splitList(s string) []string {
 	return out
 }
 
+// studyName is the preset a run starts from: --study, or the default
+// study when neither a plan file nor a workload is given; "" for none.
+func studyName(cmd *cobra.Command, args []string, f runFlags) string {
+	switch {
+	case len(args) == 1:
+		return ""
+	case f.study == "" && !cmd.Flags().Changed("workload"):
+		return "default"
+	}
+	return f.study
+}
+
+// seedSetup is what the manifest records of the seed a run's study
+// reproduces, with how this run differs from it; nil for none.
+func seedSetup(cmd *cobra.Command, args []string, f runFlags, p *plan.Plan, cores int) *result.SeedSetup {
+	s, err := plan.LookupStudy(studyName(cmd, args, f))
+	if err != nil || s.Setup == nil {
+		return nil
+	}
+	return &result.SeedSetup{Study: s.Name, Seed: s.Seed, Machine: s.Setup.Machine, Servers: s.Setup.Servers,
+		Differs: s.Differences(p, cores)}
+}
+
 // buildPlan merges plan file or study with the flags; flags win.
 func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool, error) {
 	var p *plan.Plan
@@ -126,11 +149,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 			return nil, false, err
 		}
 	default:
-		name := f.study
-		if name == "" && !cmd.Flags().Changed("workload") {
-			name = "default"
-		}
-		if name != "" {
+		if name := studyName(cmd, args, f); name != "" {
 			s, err := plan.LookupStudy(name)
 			if err != nil {
 				return nil, false, err
@@ -354,12 +373,14 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 	}
 	m := &result.Manifest{Name: res.Name, Baseline: res.Baseline, Targets: names, Skipped: res.Skipped,
 		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: machine()}
+	m.Seed = seedSetup(cmd, args, f, p, m.Machine.Cores)
 	if err := result.WriteManifest(out, m); err != nil {
 		return usage(fmt.Errorf("--out %s: not writable: %v", out, err))
 	}
 	sum, runErr := runner.Matrix(ctx, res)
 	files, _ := result.ReadDir(out)
 	if len(files) > 0 {
+		report.SeedHeader(cmd.OutOrStdout(), m)
 		report.Terminal(cmd.OutOrStdout(), files, res.Baseline)
 		writeHTMLReport(out, res.Baseline, cmd.OutOrStdout(), log)
 	}

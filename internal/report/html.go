@@ -984,6 +984,15 @@ func header(p *Page) (what, machine, lims []kv) {
 		}
 		what = append(what, kv{"skipped", strings.Join(sk, "; ")})
 	}
+	if p.Manifest != nil && p.Manifest.Seed != nil {
+		s := p.Manifest.Seed
+		differs := strings.Join(s.Differs, "; ")
+		if differs == "" {
+			differs = "nothing known"
+		}
+		what = append(what, kv{"seed", fmt.Sprintf("%s: %s; %s", s.Seed, s.Machine, s.Servers)},
+			kv{"differs from the seed", differs})
+	}
 	what = append(what,
 		kv{"workloads", strings.Join(workloads, ", ")},
 		kv{"datasets", strings.Join(datasets, ", ")},

@@ -19,6 +19,8 @@ type Manifest struct {
 	Cells    int               `json:"cells"`
 	Started  time.Time         `json:"started"`
 	Machine  Machine           `json:"machine"`
+	// Seed is set when the run is a preset that reproduces a seed.
+	Seed *SeedSetup `json:"seed,omitempty"`
 }
 
 // Machine is where the run happened.
@@ -54,4 +56,14 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s/run.json: %w", dir, err)
 	}
 	return &m, nil
+}
+
+// SeedSetup is the seed study a preset reproduces: its machine and
+// servers as its text states them, and how this run differs from them.
+type SeedSetup struct {
+	Study   string   `json:"study"`
+	Seed    string   `json:"seed"`
+	Machine string   `json:"machine"`
+	Servers string   `json:"servers"`
+	Differs []string `json:"differs"`
 }
