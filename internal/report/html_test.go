@@ -236,7 +236,7 @@ func TestVerdictIsComputedFromTheData(t *testing.T) {
 	for _, want := range []string{
 		// innodb 0.8 vs rocksdb 1.0 vs ext 1.3 at 1/0 (oltp_read_write)
 		// one repeat each: the ranking is given, flagged as untested
-		"On oltp_read_write, dataset 100000: at 1 client without neighbours, mariadb-innodb was fastest, 1.2× faster than mariadb-rocksdb (too few repeats to tell this from noise: run with --repeat 5); " + fxExt + " took 1.6× the time of mariadb-innodb (?: 1 against 1 repeats cannot decide whether that is more than noise)",
+		"On oltp_read_write, dataset 100000: at 1 client without neighbours, mariadb-innodb was fastest, 1.2× faster than mariadb-rocksdb (too few repeats to tell this from noise: run with --repeat 4); " + fxExt + " took 1.6× the time of mariadb-innodb (?: 1 against 1 repeats cannot decide whether that is more than noise)",
 		// at 4/x1 the external server failed: two remain
 		"at 4 clients beside 1 full-speed neighbour job, mariadb-innodb was 1.2× faster than mariadb-rocksdb",
 		"At 1 client without neighbours, mariadb-rocksdb wrote 4.5× fewer bytes per transaction than mariadb-innodb (3.7 KiB against 16.6 KiB); write amplification mariadb-rocksdb 5.1, mariadb-innodb 22.6",

@@ -228,6 +228,10 @@ const (
 	tooFew      = "?" // too few repeats for any difference to be significant
 )
 
+// reportAlpha is the level of the report's noise marks: a run's own
+// --alpha is not recorded in its files, so every report reads at 0.05.
+const reportAlpha = 0.05
+
 // noiseMark tells a ratio of two targets' times apart from the noise of
 // their repeats: "" when significant, "~" when not, "?" when there are too
 // few repeats to ever tell (one run each has no noise estimate at all).
@@ -235,7 +239,7 @@ func noiseMark(a, b []float64) string {
 	if len(a) < 2 || len(b) < 2 {
 		return tooFew
 	}
-	c := stats.Compare(a, b, 0.05)
+	c := stats.Compare(a, b, reportAlpha)
 	switch {
 	case c.NeedN > 0:
 		return tooFew

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"shootout/internal/result"
+	"shootout/internal/stats"
 )
 
 // verdict is the report's summary in plain sentences, computed from the
@@ -182,7 +183,7 @@ func fastestClause(g *group, op, label string) string {
 			s = fmt.Sprintf("%s %s was %s faster than %s", at, fast.t, times(r), next.t)
 		}
 		if mark := noiseMark(opRepeats(g.files, fast.t, label, op), opRepeats(g.files, next.t, label, op)); mark == tooFew && r >= 1.05 {
-			s += " (too few repeats to tell this from noise: run with --repeat 5)"
+			s += fmt.Sprintf(" (too few repeats to tell this from noise: run with --repeat %d)", stats.LeastRepeats(reportAlpha))
 		}
 		if len(xs) > 2 && slow != next && slow.v/fast.v >= 1.05 {
 			s += "; " + slowestClause(g, op, label, fast.t, slow.t, slow.v/fast.v)
