@@ -1,6 +1,7 @@
 package target
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -94,6 +95,15 @@ func clamp(v, lo, hi int64) int64 {
 // budget cannot hold the server, its phases and the engine's smallest
 // cache.
 func SizeMemory(engine string, budget int64, clients int) (MemoryPlan, error) {
+	return sizeMemory(engine, budget, clients, true)
+}
+
+// errTooSmall is a budget too small, while tooSmall searches for the least.
+var errTooSmall = errors.New("budget too small")
+
+// sizeMemory is SizeMemory; explain says whether a budget too small is
+// explained (searching for the least that does) or only refused.
+func sizeMemory(engine string, budget int64, clients int, explain bool) (MemoryPlan, error) {
 	clients = max(clients, 1)
 	p := MemoryPlan{Budget: budget, Clients: clients, Settings: map[string]string{}}
 	set := func(k string, v int64) { p.Settings[k] = HumanBytes(v) }
@@ -164,15 +174,11 @@ func SizeMemory(engine string, budget int64, clients int) (MemoryPlan, error) {
 	pageCache := max(minPageCache, budget/8)
 	cache := min(int64(float64(budget)*CacheShare), budget-fixed-writeBuffers-phase-pageCache)
 	least := engineCacheMinimum[engine]
+	if cache < least && !explain {
+		return p, errTooSmall
+	}
 	if cache < least {
-		need := fixed + writeBuffers + phase + minPageCache + least
-		parts := fmt.Sprintf("server %s", HumanBytes(fixed))
-		if writeBuffers > 0 {
-			parts += fmt.Sprintf(", write buffers %s", HumanBytes(writeBuffers))
-		}
-		return p, fmt.Errorf("a budget of %s cannot hold %s with %d clients: it needs at least %s (%s, %s %s, %s %s, page cache %s)",
-			HumanBytes(budget), engine, clients, HumanBytes(roundUp(need, 16*mib)), parts, phaseName, HumanBytes(phase),
-			cacheSetting, HumanBytes(least), HumanBytes(minPageCache))
+		return p, tooSmall(engine, budget, clients, fixed+writeBuffers+phase+minPageCache+least)
 	}
 	if engine == "postgres" {
 		p.Settings[cacheSetting] = pgBytes(cache)
@@ -190,6 +196,45 @@ func SizeMemory(engine string, budget int64, clients int) (MemoryPlan, error) {
 	p.Parts = append(p.Parts, MemoryPart{phaseName, phase},
 		MemoryPart{"page cache", budget - fixed - cache - writeBuffers - phase})
 	return p, nil
+}
+
+// tooSmall names the least budget that does, and how that budget is
+// shared out. The least is searched for rather than added up from this
+// budget's parts: the page cache, the build buffers and work_mem grow with
+// the budget, so a sum of the parts here fell short of what a budget that
+// size gives each of them (and the parts said did not add up to the total).
+func tooSmall(engine string, budget int64, clients int, from int64) error {
+	for b := roundUp(from, 16*mib); b <= 1<<40; b += 16 * mib {
+		if p, err := sizeMemory(engine, b, clients, false); err == nil {
+			return fmt.Errorf("a budget of %s cannot hold %s with %s: it needs at least %s (there: %s)",
+				HumanBytes(budget), engine, plural(clients, "client"), HumanBytes(b), partsAddingUp(p.Parts, b))
+		}
+	}
+	return fmt.Errorf("a budget of %s cannot hold %s with %s", HumanBytes(budget), engine, plural(clients, "client"))
+}
+
+// partsAddingUp prints parts in whole MiB whose sum is total: each part
+// is rounded down and the last takes what the rounding left, so the
+// figures a user adds up give the figure the message names.
+func partsAddingUp(parts []MemoryPart, total int64) string {
+	var out []string
+	left := total / mib
+	for i, pt := range parts {
+		m := pt.Bytes / mib
+		if i == len(parts)-1 {
+			m = left
+		}
+		left -= m
+		out = append(out, fmt.Sprintf("%s %dM", pt.Name, m))
+	}
+	return strings.Join(out, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func roundUp(v, unit int64) int64 {

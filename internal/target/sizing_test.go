@@ -1,6 +1,8 @@
 package target
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -111,5 +113,30 @@ func TestTooSmallABudgetNamesTheLeastThatWouldDo(t *testing.T) {
 	}
 	if _, err := SizeMemory("postgres", 1<<30, 100); err != nil {
 		t.Fatalf("100 PostgreSQL backends in 1G with small work_mem: %v", err)
+	}
+}
+
+// The message's parts add up to the least it names, and that least is the
+// least: 16M less does not do.
+func TestTooSmallABudgetsPartsAddUpToItsLeast(t *testing.T) {
+	re := regexp.MustCompile(`at least (\d+[MG]) \(there: (.*)\)$`)
+	for _, engine := range []string{"innodb", "rocksdb", "aria", "myisam", "memory", "postgres"} {
+		for _, clients := range []int{1, 13, 50} {
+			_, err := SizeMemory(engine, 64*mib, clients)
+			m := re.FindStringSubmatch(fmt.Sprint(err))
+			if m == nil {
+				t.Fatalf("%s, %d clients, 64M: %v", engine, clients, err)
+			}
+			least, sum := parseSize(t, m[1]), int64(0)
+			for _, part := range strings.Split(m[2], ", ") {
+				sum += parseSize(t, part[strings.LastIndex(part, " ")+1:])
+			}
+			if sum != least {
+				t.Errorf("%s, %d clients: the parts add to %s, not the %s named: %v", engine, clients, HumanBytes(sum), m[1], err)
+			}
+			if _, err := SizeMemory(engine, least-16*mib, clients); err == nil {
+				t.Errorf("%s, %d clients: %s less 16M does too, so %s is not the least", engine, clients, m[1], m[1])
+			}
+		}
 	}
 }
