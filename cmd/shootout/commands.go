@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,35 +116,62 @@ func compareCmd() *cobra.Command {
 func targetsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "targets",
-		Short: "List every target and whether it can run here (and why not)",
+		Short: "List every target, whether it can run here (and why not) and its server's version",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "TARGET\tSTATUS\tDETAIL")
+			w, width := cmd.OutOrStdout(), termWidth()
+			tb := &screenTable{header: []string{"TARGET", "STATUS", "VERSION", "DETAIL"}, wrapCol: 3}
 			for _, name := range target.Names() {
 				t, _ := target.Lookup(name)
 				if err := t.Available(); err != nil {
-					fmt.Fprintf(tw, "%s\tunavailable\t%v\n", name, err)
+					tb.add(name, "unavailable", "", err.Error())
 				} else {
-					fmt.Fprintf(tw, "%s\tavailable\t%s\n", name, startsWhat(t, nil))
+					tb.add(name, "available", shortVersion(t), startsWhat(t, nil))
 				}
 			}
-			fmt.Fprintln(tw, "mysql://…, postgres://…, redis://…, tarantool://…, memcached://…\texternal\ta server you run, on a loopback address; the password is never printed or stored")
-			// the application in the loop (--app redmine), per adapter
-			var missing []string
-			for _, fl := range []dialect.Flavor{dialect.MySQL, dialect.Postgres, dialect.SQLite} {
-				if err := app.RedmineAvailable(fl); err != nil {
-					missing = append(missing, string(fl))
-				}
-			}
-			if len(missing) == 0 {
-				fmt.Fprintln(tw, "--app redmine\tavailable\tDebian's Redmine under puma, against the MariaDB, PostgreSQL and SQLite targets")
-			} else {
-				fmt.Fprintf(tw, "--app redmine\tunavailable\tnot for %s; fix: %s\n", strings.Join(missing, ", "), app.InstallHint)
-			}
-			return tw.Flush()
+			tb.render(w, width)
+			// footnotes: neither is a target row, and a URL row would set
+			// the first column's width for every line
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, wrapText("External: mysql://…, postgres://…, redis://…, tarantool://…, memcached://… "+
+				"(a server you run, on a loopback address; the password is never printed or stored).", width, 2))
+			fmt.Fprintln(w, wrapText(redmineFootnote(), width, 2))
+			return nil
 		},
 	}
+}
+
+// redmineFootnote says whether the application in the loop (--app
+// redmine) can run here, per adapter.
+func redmineFootnote() string {
+	var missing []string
+	for _, fl := range []dialect.Flavor{dialect.MySQL, dialect.Postgres, dialect.SQLite} {
+		if err := app.RedmineAvailable(fl); err != nil {
+			missing = append(missing, string(fl))
+		}
+	}
+	if len(missing) == 0 {
+		return "--app redmine: available (Debian's Redmine under puma, in front of the MariaDB, PostgreSQL and SQLite targets)."
+	}
+	return fmt.Sprintf("--app redmine: unavailable for %s; fix: %s", strings.Join(missing, ", "), app.InstallHint)
+}
+
+// versionNumber is the first dotted number of a --version line.
+var versionNumber = regexp.MustCompile(`\d+\.\d+(\.\d+)?`)
+
+// shortVersion is the server program and its version ("mariadbd
+// 10.11.6"), from the --version line a cell's identity records.
+func shortVersion(t target.Target) string {
+	build, _ := target.Build(t)
+	prog, line, ok := strings.Cut(build, ": ")
+	if !ok {
+		prog, line = strings.Fields(build + " ?")[0], build
+	}
+	v := versionNumber.FindString(line)
+	if v == "" {
+		v = "version unknown"
+	}
+	return filepath.Base(prog) + " " + v
 }
 
 func studiesCmd() *cobra.Command {

@@ -21,7 +21,6 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/plan"
-	"shootout/internal/proto"
 	"shootout/internal/report"
 	"shootout/internal/result"
 	"shootout/internal/run"
@@ -565,26 +564,46 @@ func isMariaDB(t target.Target) bool {
 	return ok && d.Flavor == dialect.MySQL
 }
 
+// startsWhat says what a cell of t starts, and with which settings, from
+// what the target says of itself (no branch on its name).
 func startsWhat(t target.Target, settings map[string]string) string {
 	var s string
 	switch {
 	case !t.Managed():
-		s = "connects to an external server (starts nothing)"
-	case t.Name() == "sqlite":
-		s = "opens an embedded SQLite file (WAL) in the work directory"
-	case t.Name() == "postgres":
-		s = "starts a private postgres (initdb, 127.0.0.1, free port) per cell"
-	case t.Protocol() != proto.SQL:
-		_, engine := target.Kind(t)
-		s = fmt.Sprintf("starts a private %s server%s (a unix socket in its own directory) per cell", t.Protocol(), strings.TrimSuffix(" (engine "+engine+")", " (engine )"))
+		s = "an external server (starts nothing)"
+	case t.Embedded():
+		s = "an embedded database file (WAL) in the work directory, inside shootout"
 	default:
-		d, _ := target.DialectOf(t)
-		s = fmt.Sprintf("starts a private mariadbd (engine %s, 127.0.0.1, free port) per cell", d.Engine)
+		build, transport := target.Build(t)
+		prog, _, _ := strings.Cut(build, ": ")
+		s = fmt.Sprintf("a private %s per cell%s, %s", filepath.Base(prog), engineOf(t), transport)
 	}
 	if len(settings) > 0 {
-		s += fmt.Sprintf(" with settings %v", settings)
+		s += "; settings " + keyValues(settings)
 	}
 	return s
+}
+
+// engineOf is ", engine X" where the server has several engines; the
+// engine's table options tell mariadb-aria-nontx from mariadb-aria.
+func engineOf(t target.Target) string {
+	_, engine := target.Kind(t)
+	if d, ok := target.DialectOf(t); ok && d.EngineOptions != "" {
+		engine += " " + d.EngineOptions
+	}
+	if engine == "" {
+		return ""
+	}
+	return ", engine " + engine
+}
+
+// keyValues prints settings as key=value, sorted by key.
+func keyValues(m map[string]string) string {
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		kv = append(kv, k+"="+m[k])
+	}
+	return strings.Join(kv, ", ")
 }
 
 func machine() result.Machine {
