@@ -441,7 +441,9 @@ func prepareCmd() *cobra.Command {
 	c.Flags().StringVar(&wl, "workload", "oltp_read_write", "workload name")
 	c.Flags().StringVar(&tg, "target", "", "external server URL")
 	c.Flags().StringVar(&ds, "dataset", "", "dataset (default: the workload's)")
-	c.Flags().Int64Var(&seed, "seed", 1, "dataset seed")
+	c.Flags().Int64Var(&seed, "data-seed", 1, "the dataset's random `SEED` (as run --data-seed)")
+	c.Flags().Int64Var(&seed, "seed", 1, "old name of --data-seed")
+	c.Flags().MarkHidden("seed")
 	c.Flags().StringArrayVar(&params, "param", nil, "workload parameter key=value")
 	return c
 }

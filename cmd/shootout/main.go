@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"shootout/internal/app"
 	"shootout/internal/limits"
@@ -69,10 +71,24 @@ func main() {
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { pprof.StopCPUProfile() }
+	wrapHelp(root)
 	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd(), compareCmd())
 	err := root.ExecuteContext(ctx)
 	stop()
 	os.Exit(exitCode(err))
+}
+
+// wrapHelp makes every command's help wrap its flags' texts to the
+// terminal: cobra's template prints each on one line, up to 324
+// characters for --cpus.
+func wrapHelp(root *cobra.Command) {
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet) string {
+		return f.FlagUsagesWrapped(termWidth() - 1)
+	})
+	t := root.UsageTemplate()
+	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags")
+	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags")
+	root.SetUsageTemplate(t)
 }
 
 // startsSomething is true for the commands that start servers, fio or

@@ -48,8 +48,8 @@ func runCmd() *cobra.Command {
 		Annotations: map[string]string{startsAnnotation: "servers, fio, cgroups"},
 		Short:       "Run a study, a plan file, or the cells the flags describe",
 		Long: `Run starts each target's server, loads the dataset, drives the workload and
-writes one result file per cell under --out. With no plan and no --study it
-runs the default study on every target available here.`,
+writes one result file per cell under --out. With no plan, no --study and no
+--workload it runs the default study (its targets that are available here).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usage(fmt.Errorf("run takes at most one plan file, got %d arguments", len(args)))
@@ -61,40 +61,46 @@ runs the default study on every target available here.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.study, "study", "", "a preset `study` (list them with: shootout studies)")
-	fl.BoolVar(&f.quick, "quick", false, "run the study's quick variant (redmine: the small set's whole matrix in about 15 minutes)")
-	fl.StringVar(&f.targets, "targets", "", "comma-separated targets: "+strings.Join(target.Names(), ", ")+", or a mysql:// or postgres:// URL")
-	fl.StringVar(&f.baseline, "baseline", "", "the target the others are compared with (default: the first)")
-	fl.StringVar(&f.workload, "workload", "", "comma-separated `workloads` (see docs/workloads.md)")
-	fl.StringVar(&f.dataset, "dataset", "", "comma-separated datasets: a row count for oltp (1000000, 1M); small, large or giant for redmine (default: the workload's)")
-	fl.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,2,4")
-	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, e.g. 60s")
-	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after this many operations in all")
-	fl.Int64Var(&f.reps, "reps", 0, "stop each client after this many operations of its own, as siege -r (the shop study: 50)")
-	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in operations per second over all clients (0: closed loop)")
-	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, e.g. 1G: a cgroup cap that includes the page cache; half goes to the engine's cache")
-	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), e.g. 100 for an HDD")
-	fl.StringVar(&f.disk, "disk", "", "put the server's data on a modelled device: hdd, ssd, cloud or none, with :key=value,... to change a parameter (docs/disks.md)")
-	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), e.g. 20M per second")
-	fl.StringVar(&f.cpus, "cpus", "", "the server's CPUs: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 or 1.5 (CPU time per 100 ms period, on the default cores when it fits them); default: the server on every core but the first, shootout on the first; \"all\" for neither")
-	fl.StringVar(&f.app, "app", "", "comma-separated: none (the clients speak SQL) and/or redmine (Debian's Redmine 5.0.4 under puma in the loop, one worker per client, driven over its REST API)")
-	fl.StringVar(&f.paths, "path", "", "comma-separated access paths of the kv workload: prepared, text, handler (MariaDB), batch, get (Redis, Tarantool, memcached); each target runs those it speaks")
-	fl.StringVar(&f.allocators, "allocator", "", "comma-separated memory allocators put under the managed servers (LD_PRELOAD, proven from /proc/PID/maps): glibc, jemalloc, tcmalloc")
-	fl.StringVar(&f.neighbour, "neighbour", "", "comma-separated neighbour disk loads (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs")
-	fl.StringVar(&f.repeat, "repeat", "1", "run every cell this many `times`, or auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least as many times as can reach p < --alpha (4 at 0.05) and at most --max-repeat")
-	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `percent`, that is steady enough")
-	fl.IntVar(&f.maxRepeat, "max-repeat", 10, "with --repeat auto: the most repeats of a cell")
-	fl.Float64Var(&f.alpha, "alpha", plan.DefaultAlpha, "with --repeat auto: the significance level the repeats must be able to reach (the report's is 0.05; compare --alpha 0.01 needs 5)")
-	fl.StringVar(&f.trim, "trim", "", "fraction of operations dropped at the start and at the end (default 0.1)")
-	fl.StringVar(&f.interval, "interval", "", "interval report period (default 10s; 0 for none)")
-	fl.IntVar(&f.maxRetries, "max-retries", 10, "retries of an operation after a deadlock, lock timeout or write conflict")
-	fl.Int64Var(&f.seed, "seed", 1, "dataset seed: the same seed gives the same data on every target")
+	fl.StringVar(&f.study, "study", "", "a preset `NAME` (list them with: shootout studies; default: default, unless --workload is given)")
+	fl.BoolVar(&f.quick, "quick", false, "run the study's quick variant, minutes instead of hours (studies with one: "+strings.Join(plan.QuickStudies(), ", ")+"; times in shootout studies)")
+	fl.StringVar(&f.targets, "targets", "", "the targets, `TARGET[,TARGET]` of: "+strings.Join(target.Names(), ", ")+
+		" (shootout targets), mariadb-ENGINE@DIR for another build, or a server you run: mysql://, postgres://, redis://, tarantool:// or memcached:// URL (default: the study's)")
+	fl.StringVar(&f.baseline, "baseline", "", "the `TARGET` the others are compared with (default: the study's baseline, else the first target)")
+	fl.StringVar(&f.workload, "workload", "", "the workloads, `NAME[,NAME]` of: "+strings.Join(workload.Names(), ", ")+" (shootout studies, docs/workloads.md; default: the study's)")
+	fl.StringVar(&f.dataset, "dataset", "", "the datasets, `DATASET[,DATASET]`: rows for oltp_* (1000000, 1M; default 1M) and kv (default 10M), products for shop (default 40000), "+
+		"small, large or giant for redmine (default small), the file's name for dump (default: the workload's, or the study's)")
+	fl.StringVar(&f.clients, "clients", "", "client counts `N[,N]`, e.g. 1,2,4 (default: the study's; 1 with --workload and no --study)")
+	fl.StringVar(&f.duration, "duration", "", "how long each cell drives the workload, a `DURATION` such as 60s or 2m (default: the study's; 60s with --workload and no --study)")
+	fl.Int64Var(&f.ops, "ops", 0, "stop each cell after `N` operations in all (default: no count, --duration stops it)")
+	fl.Int64Var(&f.reps, "reps", 0, "stop each client after `N` operations of its own, as siege -r (default: none; the shop study: 50)")
+	fl.Float64Var(&f.rate, "rate", 0, "fixed rate in `OPS` per second over all clients (default 0: closed loop)")
+	fl.StringVar(&f.memory, "memory", "", "memory of the server's VM, a `SIZE` such as 1G: a cgroup cap that includes the page cache; half goes to the engine's cache (default: the study's, else no cap)")
+	fl.IntVar(&f.iops, "iops", 0, "read and write IOPS cap on the disk of the server's data (cgroup blkio), `N` such as 100 for an HDD (default: the study's, else no cap)")
+	fl.StringVar(&f.disk, "disk", "", "put the server's data on a modelled `DISK`: hdd, ssd, cloud or none, with :key=value,... to change a parameter (docs/disks.md; default: the raw disk)")
+	fl.StringVar(&f.bps, "bps", "", "read and write bandwidth cap on the disk of the server's data (cgroup blkio), a `SIZE` per second such as 20M (default: no cap)")
+	fl.StringVar(&f.cpus, "cpus", "", "the server's `CPUS`: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 "+
+		"(CPU time per 100 ms period); \"all\" for neither (default: the server on every core but the first, shootout on the first)")
+	fl.StringVar(&f.app, "app", "", "in front of the database, `APP[,APP]`: none (the clients speak SQL) and/or redmine (Debian's Redmine under puma in the loop, one worker per client, driven over its REST API; default: none)")
+	fl.StringVar(&f.paths, "path", "", "kv access paths, `PATH[,PATH]`: prepared, text, handler (MariaDB), batch, get (Redis, Tarantool, memcached); each target runs those it speaks (default: the study's, else each server's point read)")
+	fl.StringVar(&f.allocators, "allocator", "", "memory allocators, `NAME[,NAME]`, under the managed servers (LD_PRELOAD, proven from /proc/PID/maps): glibc, jemalloc, tcmalloc (default: each server's own)")
+	fl.StringVar(&f.neighbour, "neighbour", "", "neighbour disk loads, `LOAD[,LOAD]` (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs (default: 0, none)")
+	fl.StringVar(&f.repeat, "repeat", "1", "repeats of every cell, `N|auto`; auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, at least as many times as can reach p < --alpha (4 at 0.05) and at most --max-repeat")
+	fl.Float64Var(&f.rsd, "rsd", 3, "with --repeat auto: the relative standard deviation, in `PERCENT`, that is steady enough")
+	fl.IntVar(&f.maxRepeat, "max-repeat", 10, "with --repeat auto: the most repeats, `N`, of a cell")
+	fl.Float64Var(&f.alpha, "alpha", plan.DefaultAlpha, "with --repeat auto: the significance `LEVEL` the repeats must be able to reach (the report's is 0.05; compare --alpha 0.01 needs 5)")
+	fl.StringVar(&f.trim, "trim", "", "`FRACTION` of operations dropped at the start and at the end (default 0.1)")
+	fl.StringVar(&f.interval, "interval", "", "interval report period, a `DURATION` (default 10s; 0 for no interval lines)")
+	fl.IntVar(&f.maxRetries, "max-retries", 10, "`N` retries of an operation after a deadlock, lock timeout or write conflict; "+
+		"an error rule of the workload's own that retries without a limit (oltp's, as sysbench ignores errors) is not bounded by it")
+	fl.Int64Var(&f.seed, "data-seed", 1, "the dataset's random `SEED`: the same seed gives the same data on every target")
+	fl.Int64Var(&f.seed, "seed", 1, "old name of --data-seed")
+	fl.MarkHidden("seed")
 	fl.StringVar(&f.dump, "dump", "", "your own data: a mysqldump or mariadb-dump `FILE`.sql[.gz], loaded into each MariaDB target with its tables moved to the target's engine (with --queries)")
 	fl.StringVar(&f.queries, "queries", "", "your own pages: a YAML `FILE` of named pages, each a list of statements with parameters drawn from the loaded data (with --dump; docs/workloads.md)")
-	fl.StringArrayVar(&f.params, "param", nil, "workload parameter key=value (repeatable), e.g. --param point_selects=5")
-	fl.StringVar(&f.out, "out", "", "results directory (default results/<study>-<time>)")
+	fl.StringArrayVar(&f.params, "param", nil, "workload parameter `KEY=VALUE` (repeatable), e.g. --param point_selects=5")
+	fl.StringVar(&f.out, "out", "", "results `DIR` (default results/<study>-<time>)")
 	fl.BoolVar(&f.resume, "resume", false, "skip cells that already have a successful result in --out")
-	fl.BoolVar(&f.dryRun, "dry-run", false, "print the resolved cells and what each would start, and start nothing")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print a summary (axes, cells, estimated time) and the resolved cells, and start nothing")
 	fl.BoolVar(&f.allowUnlimited, "allow-unlimited", false, "run cells whose limits cannot be applied, marked \"limits not applied\"")
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep each server's data directory under --out/work")
 	return c
@@ -269,8 +275,8 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	if ch("max-retries") {
 		p.MaxRetries = &f.maxRetries
 	}
-	if ch("seed") {
-		p.Seed = f.seed
+	if ch("data-seed") || ch("seed") {
+		p.DataSeed = f.seed
 	}
 	if len(f.params) > 0 {
 		if p.Params == nil {

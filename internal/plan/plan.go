@@ -69,9 +69,12 @@ type Plan struct {
 	Allocators       []string `yaml:"allocators"`
 	AllocatorTargets []string `yaml:"allocator_targets"`
 	// App: none (SQL clients) and/or an application in the loop (redmine)
-	App      []string                     `yaml:"app"`
-	Trim     *float64                     `yaml:"trim"`
-	Interval string                       `yaml:"interval"`
+	App      []string `yaml:"app"`
+	Trim     *float64 `yaml:"trim"`
+	Interval string   `yaml:"interval"`
+	// DataSeed is the dataset's random seed (--data-seed); Seed is its
+	// old name, still read so that older plan files run unchanged.
+	DataSeed int64                        `yaml:"data_seed"`
 	Seed     int64                        `yaml:"seed"`
 	Settings map[string]map[string]string `yaml:"settings"`
 	// SettingsFile gives a target the settings of a my.cnf (its
@@ -250,7 +253,7 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "reps", "rate",
-		"repeat", "rsd", "max_repeat", "alpha", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "alpha", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "data_seed", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
@@ -305,6 +308,9 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	r := &Resolved{Name: p.Name, Settings: p.Settings, Skipped: map[string]string{}, Seed: p.Seed}
 	if r.Name == "" {
 		r.Name = "custom"
+	}
+	if p.DataSeed != 0 {
+		r.Seed = p.DataSeed
 	}
 	if r.Seed == 0 {
 		r.Seed = 1
