@@ -347,7 +347,7 @@ func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(res.Skipped)) {
-		fmt.Fprintf(log, "skipping %s: %s\n", name, res.Skipped[name])
+		fmt.Fprintln(log, wrapText(fmt.Sprintf("skipping %s: %s", name, res.Skipped[name]), termWidth(), 2))
 	}
 	if err := checkMemory(res); err != nil {
 		return usage(err)
@@ -489,80 +489,6 @@ func preflight(ctx context.Context, res *plan.Resolved) error {
 		inst.Stop(ctx)
 	}
 	return nil
-}
-
-func printDryRun(w io.Writer, res *plan.Resolved) {
-	fmt.Fprintf(w, "plan %q: %d cells; baseline %s; trim %.0f%% at each end; interval %s; max retries %d; seed %d\n",
-		res.Name, len(res.Cells), res.Baseline, res.Trim*100, res.Interval, res.MaxRetries, res.Seed)
-	if a := res.AutoRepeat; a != nil {
-		fmt.Fprintf(w, "  repeats: auto — each cell %d to %d times (%d: the fewest that can reach p < %v), "+
-			"until the relative standard deviation of its tps (fixed rate: mean time) is under %.1f%%; the cells below are the first repeats\n",
-			a.Min, a.Max, a.Min, a.Alpha, 100*a.RSD)
-	}
-	if cp, err := limits.PlanCPUs(res.CPUs); err == nil {
-		how := ""
-		if cp.Default {
-			how = " (cpusets; --cpus changes it)"
-		}
-		fmt.Fprintf(w, "  CPUs: %s%s\n", cp, how)
-	}
-	for _, t := range res.Targets {
-		fmt.Fprintf(w, "  target %-16s %s\n", t.Name(), startsWhat(t, res.Settings[t.Name()]))
-	}
-	for _, t := range res.Targets {
-		if t.Embedded() {
-			fmt.Fprintf(w, "  %s runs inside shootout: the engine and the clients share one process and its CPUs, so its server CPU is shootout's (the clients' included) and the limits are not applied to it\n", t.Name())
-		}
-	}
-	fmt.Fprintf(w, "%-4s %-20s %-22s %-10s %-8s %-10s %-8s %-16s %-6s %s\n", "#", "target", "workload", "dataset", "clients", "neighbour", "memory", "disk", "repeat", "stop")
-	for i, c := range res.Cells {
-		mem := "free"
-		if c.Conditions.MemoryBytes > 0 {
-			mem = target.HumanBytes(c.Conditions.MemoryBytes)
-		}
-		stop := c.Duration
-		if c.Ops > 0 {
-			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d ops", c.Ops), " or ")
-		}
-		if c.Reps > 0 {
-			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d per client", c.Reps), " or ")
-		}
-		if c.Rate > 0 {
-			stop += fmt.Sprintf(" at %g ops/s", c.Rate)
-		} else {
-			stop += " closed loop"
-		}
-		if c.Conditions.App != "" {
-			stop += ", through " + c.Conditions.App
-		}
-		wl := c.Workload
-		if p := c.Params["path"]; p != "" {
-			wl += " " + p
-		}
-		if a := c.Conditions.Allocator; a != "" {
-			wl += " +" + a
-		}
-		fmt.Fprintf(w, "%-4d %-20s %-22s %-10s %-8d %-10s %-8s %-16s %-6d %s\n", i+1, c.Target, wl, c.Dataset, c.Clients, c.Conditions.Neighbour, mem, dryRunDisk(c.Conditions), c.Repeat, stop)
-	}
-}
-
-// dryRunDisk says what the cell's data lives on: a modelled device, the
-// raw disk under a cgroup cap, or the raw disk.
-func dryRunDisk(c result.Conditions) string {
-	var caps []string
-	if c.Disk != "" {
-		caps = append(caps, c.Disk)
-	}
-	if c.IOPS > 0 {
-		caps = append(caps, fmt.Sprintf("%d IOPS", c.IOPS))
-	}
-	if c.BPS > 0 {
-		caps = append(caps, target.HumanBytes(c.BPS)+"/s")
-	}
-	if len(caps) == 0 {
-		return "raw"
-	}
-	return strings.Join(caps, ", ")
 }
 
 func isMariaDB(t target.Target) bool {

@@ -91,11 +91,14 @@ func row(cells []string) table.Row {
 }
 
 // wrapText wraps prose (a footnote, a skipped target's reason) to width,
-// continuation lines indented by indent spaces.
+// keeping its leading spaces; continuation lines are indented by indent
+// more.
 func wrapText(s string, width, indent int) string {
-	lines := strings.Split(text.WrapSoft(s, width-indent), "\n")
+	body := strings.TrimLeft(s, " ")
+	lead := strings.Repeat(" ", len(s)-len(body))
+	lines := strings.Split(text.WrapSoft(body, max(width-len(lead)-indent, 20)), "\n")
 	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
+		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return strings.Join(lines, "\n"+strings.Repeat(" ", indent))
+	return lead + strings.Join(lines, "\n"+lead+strings.Repeat(" ", indent))
 }

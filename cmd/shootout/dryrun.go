@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"shootout/internal/limits"
+	"shootout/internal/plan"
+	"shootout/internal/result"
+	"shootout/internal/target"
+)
+
+// column is one field of a cell as the dry run prints it. A column whose
+// value is the same in every cell is said once in the summary, so the
+// cell table keeps only what varies and fits the terminal.
+type column struct {
+	name  string
+	value func(c result.Cell) string
+}
+
+var dryRunColumns = []column{
+	{"target", func(c result.Cell) string { return c.Target }},
+	{"workload", cellWorkload},
+	{"dataset", func(c result.Cell) string { return c.Dataset }},
+	{"clients", func(c result.Cell) string { return fmt.Sprint(c.Clients) }},
+	{"neighbour", func(c result.Cell) string { return c.Conditions.Neighbour }},
+	{"memory", func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, target.HumanBytes) }},
+	{"disk", func(c result.Cell) string { return cond(c.Conditions.Disk, "raw") }},
+	{"IOPS", func(c result.Cell) string { return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) }) }},
+	{"bandwidth", func(c result.Cell) string {
+		return capOf(c.Conditions.BPS, func(n int64) string { return target.HumanBytes(n) + "/s" })
+	}},
+	{"app", func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
+	{"repeat", func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
+	{"stop", cellStop},
+}
+
+func cond(v, none string) string {
+	if v == "" {
+		return none
+	}
+	return v
+}
+
+func capOf(n int64, human func(int64) string) string {
+	if n <= 0 {
+		return "no cap"
+	}
+	return human(n)
+}
+
+func cellWorkload(c result.Cell) string {
+	wl := c.Workload
+	if p := c.Params["path"]; p != "" {
+		wl += " " + p
+	}
+	if a := c.Conditions.Allocator; a != "" {
+		wl += " +" + a
+	}
+	return wl
+}
+
+// cellStop is what ends the cell's window, and how operations arrive.
+func cellStop(c result.Cell) string {
+	var stops []string
+	if d, err := time.ParseDuration(c.Duration); err == nil && d > 0 {
+		stops = append(stops, humanDuration(d))
+	}
+	if c.Ops > 0 {
+		stops = append(stops, fmt.Sprintf("%d ops", c.Ops))
+	}
+	if c.Reps > 0 {
+		stops = append(stops, fmt.Sprintf("%d per client", c.Reps))
+	}
+	s := strings.Join(stops, " or ")
+	if c.Rate > 0 {
+		return s + fmt.Sprintf(" at %g ops/s", c.Rate)
+	}
+	return s + ", closed loop"
+}
+
+// humanDuration is a duration as a person says it: 30 s, 1 min, 2 h 5 min.
+func humanDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case h > 0 && m > 0:
+		return fmt.Sprintf("%d h %d min", h, m)
+	case h > 0:
+		return fmt.Sprintf("%d h", h)
+	case m > 0 && s > 0:
+		return fmt.Sprintf("%d min %d s", m, s)
+	case m > 0:
+		return fmt.Sprintf("%d min", m)
+	}
+	return fmt.Sprintf("%d s", s)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func printDryRun(w io.Writer, res *plan.Resolved) {
+	width := termWidth()
+	varying, same := splitColumns(res.Cells)
+	printSummary(w, res, varying, same, width)
+	printPlacement(w, res, width)
+	tb := &screenTable{header: []string{"#"}, wrapCol: len(varying)}
+	for _, col := range varying {
+		tb.header = append(tb.header, col.name)
+	}
+	for i, c := range res.Cells {
+		row := []string{fmt.Sprint(i + 1)}
+		for _, col := range varying {
+			row = append(row, col.value(c))
+		}
+		tb.add(row...)
+	}
+	tb.render(w, width)
+}
+
+// splitColumns parts the columns into those that vary between cells (the
+// plan's axes) and those with one value in every cell. The target column
+// stays in the table always: a cell list without it says nothing.
+func splitColumns(cells []result.Cell) (varying, same []column) {
+	for _, col := range dryRunColumns {
+		if col.name == "target" || len(values(cells, col)) > 1 {
+			varying = append(varying, col)
+		} else {
+			same = append(same, col)
+		}
+	}
+	return varying, same
+}
+
+// values are a column's distinct values in the order cells first show them.
+func values(cells []result.Cell, col column) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cells {
+		if v := col.value(c); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func printSummary(w io.Writer, res *plan.Resolved, varying, same []column, width int) {
+	say := func(s string) { fmt.Fprintln(w, wrapText(s, width, 4)) }
+	say(fmt.Sprintf("plan %q: %s; estimated time %s", res.Name, plural(len(res.Cells), "cell"), estimate(res)))
+	var axes, fixed []string
+	for _, col := range varying {
+		vs := values(res.Cells, col)
+		axes = append(axes, fmt.Sprintf("%s %s (%d)", col.name, strings.Join(vs, ", "), len(vs)))
+	}
+	for _, col := range same {
+		if len(res.Cells) > 0 {
+			fixed = append(fixed, col.name+" "+col.value(res.Cells[0]))
+		}
+	}
+	say("  axes: " + strings.Join(axes, "; "))
+	say("  every cell: " + strings.Join(fixed, "; "))
+	say("  " + repeatsLine(res))
+	interval := "no interval lines"
+	if res.Interval > 0 {
+		interval = "interval lines every " + humanDuration(res.Interval)
+	}
+	say(fmt.Sprintf("  baseline %s; trim %.0f%% at each end; %s; data seed %d", res.Baseline, res.Trim*100, interval, res.Seed))
+	// the driver gives up after MaxRetries only under a rule with a limit:
+	// oltp's default rule (sysbench's ignored errors) retries as often as
+	// they recur, so "max retries 10" alone said something untrue
+	say(fmt.Sprintf("  retries: a deadlock, lock timeout or write conflict is retried up to %d times, "+
+		"unless the workload's error rule retries without limit (oltp's default, as sysbench's)", res.MaxRetries))
+}
+
+func repeatsLine(res *plan.Resolved) string {
+	if a := res.AutoRepeat; a != nil {
+		return fmt.Sprintf("repeats: auto, each cell %d to %d times (%d: the fewest that can reach p < %v) until the relative "+
+			"standard deviation of its tps (fixed rate: mean time) is under %.1f%%; the list shows the first repeats", a.Min, a.Max, a.Min, a.Alpha, 100*a.RSD)
+	}
+	most := 0
+	for _, c := range res.Cells {
+		most = max(most, c.Repeat)
+	}
+	return fmt.Sprintf("repeats: each cell %s (the list holds every repeat)", plural(max(most, 1), "time"))
+}
+
+// printPlacement says where the servers run and what each target starts.
+func printPlacement(w io.Writer, res *plan.Resolved, width int) {
+	if cp, err := limits.PlanCPUs(res.CPUs); err == nil {
+		how := ""
+		if cp.Default {
+			how = " (cpusets; --cpus changes it)"
+		}
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  CPUs: %s%s", cp, how), width, 4))
+	}
+	for _, t := range res.Targets {
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), startsWhat(t, res.Settings[t.Name()])), width, 4))
+	}
+	for _, t := range res.Targets {
+		if t.Embedded() {
+			fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s runs inside shootout: the engine and the clients share one process and its CPUs, "+
+				"so its server CPU is shootout's (the clients' included) and the limits are not applied to it", t.Name()), width, 4))
+		}
+	}
+}
