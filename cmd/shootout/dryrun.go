@@ -28,7 +28,9 @@ var dryRunColumns = []column{
 	{"neighbour", func(c result.Cell) string { return c.Conditions.Neighbour }},
 	{"memory", func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, target.HumanBytes) }},
 	{"disk", func(c result.Cell) string { return cond(c.Conditions.Disk, "raw") }},
-	{"IOPS", func(c result.Cell) string { return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) }) }},
+	{"IOPS", func(c result.Cell) string {
+		return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) })
+	}},
 	{"bandwidth", func(c result.Cell) string {
 		return capOf(c.Conditions.BPS, func(n int64) string { return target.HumanBytes(n) + "/s" })
 	}},
