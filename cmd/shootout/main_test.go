@@ -125,6 +125,8 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--param", "ids=" + idsWord}, "ids.txt:3: \"three\" is not an id"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--dataset", "1000", "--param", "ids=" + idsPast}, "past.txt:2: id 2000 is not in the dataset"},
 		{[]string{"run", "--targets", "redis://:hunter2@10.1.2.3:6379", "--workload", "kv"}, "not a loopback address"},
+		// named as the user typed it: a flag here, a plan key in a file
+		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--neighbour", "25%", "--dry-run"}, "give --iops (the disk's cap, e.g. 100) or --disk (a disk model)"},
 	}
 	for _, c := range cases {
 		_, stderr, code := shootout(t, nil, c.args...)

@@ -267,6 +267,14 @@ func (p *Plan) errAt(key, format string, args ...any) error {
 	return fmt.Errorf("--%s: %s", flagName(key), msg)
 }
 
+// named is key as the user gave it: a plan file's key, else the flag.
+func (p *Plan) named(key string) string {
+	if p.file != "" {
+		return key
+	}
+	return "--" + flagName(key)
+}
+
 func flagName(key string) string {
 	switch key {
 	case "workloads":
@@ -544,7 +552,7 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 			return nil, p.errAt("neighbour", "%q is not one of 0, 25%%, x1, x2, x4", n)
 		}
 		if n == "25%" && p.IOPS <= 0 && diskModel == "" {
-			return nil, p.errAt("neighbour", "25%% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100) or a disk model")
+			return nil, p.errAt("neighbour", "25%% is a quarter of the disk's IOPS: give %s (the disk's cap, e.g. 100) or %s (a disk model)", p.named("iops"), p.named("disk"))
 		}
 	}
 

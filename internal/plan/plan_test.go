@@ -29,7 +29,7 @@ func TestPlanErrorsNameFileLineAndWhatIsValid(t *testing.T) {
 		{"no stop", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\n", "give a duration"},
 		{"not yaml", "targets: [sqlite\n", "plan p.yaml: line"},
 		{"remote server", "targets: ['mysql://u:secret@10.0.0.5/db']\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\n", "not a loopback address"},
-		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100) or a disk model"},
+		{"25% without a disk", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour: ['25%']\n", "line 5: neighbour: 25% is a quarter of the disk's IOPS: give iops (the disk's cap, e.g. 100) or disk (a disk model)"},
 		{"huge neighbour file", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\nneighbour_file: 10G\n", "line 5: neighbour_file: \"10G\" is not a size from 16M to 2G"},
 		{"bad cpus", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\ncpus: 1.5c\n", "line 5: cpus: \"1.5c\" is not one of the accepted forms"},
 		{"negative iops", "targets: [sqlite]\nworkloads: [oltp_read_write]\ndatasets: [1000]\nduration: 5s\niops: -80\n", "line 5: iops: must not be negative"},
