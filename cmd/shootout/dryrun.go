@@ -67,6 +67,9 @@ func cellWorkload(c result.Cell) string {
 // cellStop is what ends the cell's window, and how operations arrive.
 func cellStop(c result.Cell) string {
 	var stops []string
+	if selfEnding(c) {
+		stops = append(stops, "its work done")
+	}
 	if d, err := time.ParseDuration(c.Duration); err == nil && d > 0 {
 		stops = append(stops, humanDuration(d))
 	}

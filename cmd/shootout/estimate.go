@@ -30,8 +30,8 @@ func estimate(res *plan.Resolved) string {
 	untimed := 0
 	for _, c := range res.Cells {
 		d, err := time.ParseDuration(c.Duration)
-		if err != nil || d <= 0 {
-			untimed++
+		if err != nil || d <= 0 || selfEnding(c) {
+			d, untimed = 0, untimed+1
 		}
 		total += max(d, 0) + cellStartStop + loadTime(c, res.Seed, rows)
 	}
@@ -40,9 +40,30 @@ func estimate(res *plan.Resolved) string {
 		s = fmt.Sprintf("about %s to %s (%d to %d repeats of each cell)", humanDuration(total*time.Duration(a.Min)), humanDuration(total*time.Duration(a.Max)), a.Min, a.Max)
 	}
 	if untimed > 0 {
-		s += fmt.Sprintf(", besides the windows of %s bounded by a count of operations", plural(untimed, "cell"))
+		s += fmt.Sprintf(", besides the windows of %s that end when their work is done", plural(untimed, "cell"))
 	}
 	return s
+}
+
+// workloads caches the workload of a cell's name and parameters.
+var workloads = map[string]workload.Workload{}
+
+func cellWorkloadOf(c result.Cell) workload.Workload {
+	key := fmt.Sprint(c.Workload, c.Params)
+	w, ok := workloads[key]
+	if !ok {
+		w, _ = workload.New(c.Workload, c.Params)
+		workloads[key] = w
+	}
+	return w
+}
+
+// selfEnding is a cell whose workload shares a fixed amount of work out
+// among the clients (kv's ids, every round): it ends when that is done,
+// its duration only a cap.
+func selfEnding(c result.Cell) bool {
+	_, ok := cellWorkloadOf(c).(workload.ClientsAware)
+	return ok
 }
 
 // loadTime is the time to load and settle the cell's dataset; rows caches
@@ -51,7 +72,7 @@ func loadTime(c result.Cell, seed int64, rows map[string]int64) time.Duration {
 	key := fmt.Sprint(c.Workload, c.Params, c.Dataset)
 	n, ok := rows[key]
 	if !ok {
-		if w, err := workload.New(c.Workload, c.Params); err == nil {
+		if w := cellWorkloadOf(c); w != nil {
 			if ds, err := w.Dataset(c.Dataset, seed); err == nil {
 				n = max(ds.LoadRows, ds.Rows)
 			}
