@@ -194,26 +194,26 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 			t.Errorf("run --help shows %q", bad)
 		}
 	}
-	for _, good := range []string{"--max-retries int", "(default 10)", "--study study", "--workload workloads"} {
+	for _, good := range []string{"--max-retries N", "(default 10)", "--study NAME", "--workload NAME[,NAME]", "--repeat N|auto", "--rsd PERCENT"} {
 		if !strings.Contains(help, good) {
 			t.Errorf("run --help lacks %q", good)
 		}
 	}
 	out, _, _ := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite,mariadb-innodb", "--workload", "oltp_point_select", "--rate", "50")
-	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") || !strings.Contains(out, " raw ") {
+	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") || !strings.Contains(out, "disk raw") {
 		t.Errorf("--dry-run must show the rate, how SQLite's CPU is shared and the raw disk:\n%s", out)
 	}
 	out, _, _ = shootout(t, nil, "run", "--dry-run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--disk", "hdd:flush=ignore")
-	if !strings.Contains(out, " hdd:flush=ignore ") {
+	if !strings.Contains(out, "disk hdd:flush=ignore") {
 		t.Errorf("--dry-run must show each cell's disk:\n%s", out)
 	}
 	// the study's 100-IOPS cap stands in for a slow disk: a model replaces it
 	out, stderr, _ := shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd")
-	if !strings.Contains(stderr, "--disk hdd replaces the plan's --iops 100") || strings.Contains(out, "IOPS") || !strings.Contains(out, " hdd ") {
+	if !strings.Contains(stderr, "--disk hdd replaces the plan's --iops 100") || !strings.Contains(out, "IOPS no cap") || !strings.Contains(out, "disk hdd;") {
 		t.Errorf("--disk on the redmine study must replace its IOPS cap:\n%s\n%s", out, stderr)
 	}
 	out, _, _ = shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd", "--iops", "100")
-	if !strings.Contains(out, "hdd, 100 IOPS") {
+	if !strings.Contains(out, "disk hdd;") || !strings.Contains(out, "IOPS 100") {
 		t.Errorf("--disk with --iops must keep both:\n%s", out)
 	}
 }

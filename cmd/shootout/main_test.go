@@ -214,10 +214,10 @@ func TestDryRunStartsNothing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := strings.Count(stdout, "oltp_"); n != 12 {
+	if n := len(regexp.MustCompile(`(?m)^\d+ .*oltp_`).FindAllString(stdout, -1)); n != 12 {
 		t.Fatalf("%d cell lines, want 2 targets x 2 workloads x 3 clients = 12:\n%s", n, stdout)
 	}
-	if !strings.Contains(stdout, "starts a private mariadbd (engine innodb") {
+	if !strings.Contains(stdout, "a private mariadbd per cell, engine innodb") {
 		t.Fatalf("dry run does not say what it starts:\n%s", stdout)
 	}
 	if _, err := os.Stat(out + "/x"); err == nil {
