@@ -286,7 +286,10 @@ func calibrateCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:         "calibrate [--dir DIR] [--iops N] [--disk MODEL] [--out DIR]",
 		Annotations: map[string]string{startsAnnotation: "fio, cgroups"},
-		Short:       "Measure the disk with fio: random 4k IOPS at queue depth 1 and 16, and under an IOPS cap; or check a disk model (--disk) against its figures",
+		Short:       "Measure the disk with fio (random 4k IOPS), or check a disk model against its figures",
+		Long: `Calibrate measures the disk with fio: random 4k IOPS at queue depth 1 and 16,
+and under an IOPS cap (--iops); or, with --disk, checks a disk model's
+mechanism against the model's own figures.`,
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if diskModel != "" {
