@@ -290,7 +290,7 @@ func calibrateCmd() *cobra.Command {
 		Long: `Calibrate measures the disk with fio: random 4k IOPS at queue depth 1 and 16,
 and under an IOPS cap (--iops); or, with --disk, checks a disk model's
 mechanism against the model's own figures.`,
-		Args:        exactArgs(0, "no arguments"),
+		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if diskModel != "" {
 				return calibrateDisk(cmd, diskModel, seconds, out)
