@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -222,4 +223,34 @@ func shootoutIn(t *testing.T, dir string, args ...string) (stdout, stderr string
 		t.Fatal(err)
 	}
 	return o.String(), e.String(), code
+}
+
+// targets: one row per target with its version when available, the two
+// Aria targets told apart, the external URLs and --app as footnotes.
+func TestTargetsScreen(t *testing.T) {
+	stdout, stderr, code := shootout(t, []string{"COLUMNS=100"}, "targets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && (f[1] == "available" || f[1] == "unavailable") {
+			rows[f[0]] = line
+			if f[1] == "available" && !regexp.MustCompile(`^\S+\s+available\s+\S+ \d+\.\d+`).MatchString(line) {
+				t.Errorf("an available target without its version: %q", line)
+			}
+		}
+	}
+	if len(rows) < 12 || rows["--app"] != "" || strings.Contains(stdout, "\nmysql://") {
+		t.Errorf("want the 12 targets as rows and --app and the URLs as footnotes:\n%s", stdout)
+	}
+	detail := func(name string) string { return strings.Join(strings.Fields(rows[name])[3:], " ") }
+	if rows["mariadb-aria"] != "" && detail("mariadb-aria") == detail("mariadb-aria-nontx") {
+		t.Errorf("mariadb-aria and mariadb-aria-nontx read the same:\n%s", stdout)
+	}
+	for _, note := range []string{"\nExternal: mysql://…", "\n--app redmine: "} {
+		if !strings.Contains(stdout, note) {
+			t.Errorf("no footnote %q:\n%s", note, stdout)
+		}
+	}
 }
