@@ -254,3 +254,32 @@ func TestTargetsScreen(t *testing.T) {
 		}
 	}
 }
+
+// The dry run opens with a summary in words a person reads: the axes, an
+// estimate, human durations, "no cap", "1 cell", settings as key=value.
+func TestDryRunSummaryReads(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(plan, []byte("targets: [mariadb-innodb]\nworkloads: [oltp_point_select]\ndatasets: [1000]\nclients: [1, 2]\n"+
+		"duration: 20m\ninterval: 0s\nsettings: {mariadb-innodb: {innodb_flush_log_at_trx_commit: '2', max_connections: '50'}}\n"), 0o644)
+	stdout, stderr, code := shootout(t, []string{"COLUMNS=100"}, "run", plan, "--dry-run")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"2 cells; estimated time about 4", "axes: target mariadb-innodb (1); clients 1, 2 (2)", "memory no cap",
+		"disk raw", "IOPS no cap", "stop 20 min, closed loop", "no interval lines",
+		"settings innodb_flush_log_at_trx_commit=2, max_connections=50"} {
+		// read as words: where a line wraps is the terminal's business
+		if !strings.Contains(strings.Join(strings.Fields(stdout), " "), want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	for _, bad := range []string{"20m0s", "map[", "free", "interval 0s"} {
+		if strings.Contains(stdout, bad) {
+			t.Errorf("%q in:\n%s", bad, stdout)
+		}
+	}
+	one, _, _ := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dry-run")
+	if !strings.Contains(one, ": 1 cell;") {
+		t.Errorf("want \"1 cell\":\n%s", one)
+	}
+}
