@@ -188,7 +188,7 @@ func TestQuarterNeighbourTakesTheDiskModelsIOPS(t *testing.T) {
 		t.Fatalf("conditions %+v", c)
 	}
 	p.Disk = "none"
-	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "or a disk model") {
+	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "(a disk model)") {
 		t.Fatalf("25%% on the raw disk without a cap must be refused: %v", err)
 	}
 }
