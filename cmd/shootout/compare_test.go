@@ -207,10 +207,19 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 	if !strings.Contains(out, "disk hdd:flush=ignore") {
 		t.Errorf("--dry-run must show each cell's disk:\n%s", out)
 	}
-	// the study's 100-IOPS cap stands in for a slow disk: a model replaces it
-	out, stderr, _ := shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd")
+	// a plan's IOPS cap that stands in for a slow disk: a model replaces it
+	planFile := filepath.Join(t.TempDir(), "slow.yaml")
+	if err := os.WriteFile(planFile, []byte("targets: [mariadb-innodb]\nworkloads: [oltp_point_select]\nduration: 5s\niops: 100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, _ := shootout(t, nil, "run", planFile, "--dry-run", "--disk", "hdd")
 	if !strings.Contains(stderr, "--disk hdd replaces the plan's --iops 100") || !strings.Contains(out, "IOPS no cap") || !strings.Contains(out, "disk hdd;") {
-		t.Errorf("--disk on the redmine study must replace its IOPS cap:\n%s\n%s", out, stderr)
+		t.Errorf("--disk on a plan with an IOPS cap must replace the cap:\n%s\n%s", out, stderr)
+	}
+	// the redmine study runs on the seed's disk model; --disk changes it
+	out, _, _ = shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd")
+	if !strings.Contains(out, "disk hdd;") || !strings.Contains(out, "IOPS no cap") {
+		t.Errorf("--disk on the redmine study must set its disk:\n%s", out)
 	}
 	out, _, _ = shootout(t, nil, "run", "--dry-run", "--study", "redmine", "--quick", "--disk", "hdd", "--iops", "100")
 	if !strings.Contains(out, "disk hdd;") || !strings.Contains(out, "IOPS 100") {
