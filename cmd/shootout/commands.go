@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/spf13/cobra"
 
 	"shootout/internal/app"
@@ -187,7 +188,11 @@ func studiesCmd() *cobra.Command {
 			}
 			fmt.Fprintln(w, "\nWorkloads (shootout run --workload NAME):")
 			for _, n := range workload.Names() {
-				fmt.Fprintf(w, "  %-22s %s\n", n, workload.Describe(n))
+				desc := strings.Split(text.WrapSoft(workload.Describe(n), max(termWidth()-26, 20)), "\n")
+				for i := range desc {
+					desc[i] = strings.TrimRight(desc[i], " ")
+				}
+				fmt.Fprintf(w, "  %-22s %s\n", n, strings.Join(desc, "\n"+strings.Repeat(" ", 25)))
 			}
 			return nil
 		},

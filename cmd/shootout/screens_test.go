@@ -25,9 +25,7 @@ func TestScreensFitIn100Columns(t *testing.T) {
 		{args: []string{"calibrate", "--help"}},
 		{args: []string{"run", "--study", "redmine", "--dry-run"}},
 		{args: []string{"run", "--study", "default", "--dry-run"}},
-		// TODO(t6-studies): the studies screen is being rewritten there;
-		// the lead drops this todo once it is merged
-		{args: []string{"studies"}, todo: "t6-studies rewrites the studies screen"},
+		{args: []string{"studies"}},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := shootout(t, []string{"COLUMNS=100"}, c.args...)
