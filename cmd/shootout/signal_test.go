@@ -17,6 +17,7 @@ import (
 
 	"shootout/internal/disk"
 	"shootout/internal/limits"
+	"shootout/internal/metrics"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
@@ -120,17 +121,31 @@ func TestKilledShootoutLeavesNothingBehind(t *testing.T) {
 		t.Skip(err)
 	}
 	out := filepath.Join(testenv.WorkDir(t), "res")
-	cmd, pid := startRun(t, out, "--memory", "512M")
+	// a neighbour too: fio and its job are children shootout starts
+	cmd, pid := startRun(t, out, "--memory", "512M", "--neighbour", "x1")
 	cg, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
 	// v1 names the memory controller; v2 has one tree
 	if !strings.Contains(string(cg), "memory:/"+limits.Prefix) && !strings.Contains(string(cg), "0::/"+limits.Prefix) {
 		t.Fatalf("server not started inside its memory cgroup:\n%s", cg)
 	}
+	var children []int
+	for end := time.Now().Add(10 * time.Second); len(children) < 2 && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		children = metrics.Descendants(cmd.Process.Pid) // the server and fio
+	}
+	if !slices.Contains(children, pid) || len(children) < 2 {
+		t.Fatalf("expected the server %d and fio under shootout, found %v", pid, children)
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	if !waitGone(pid, 10*time.Second) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("mariadbd %d outlived a SIGKILLed shootout", pid)
+	// nothing runs on, before any sweep: each died with shootout
+	for _, p := range children {
+		if !waitGone(p, 2*time.Second) {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+			for _, p := range children {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("%d (%s) outlived a SIGKILLed shootout", p, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
 	}
 	groups := filepath.Join(limits.Root, "memory")
 	if limits.Version() == 2 {

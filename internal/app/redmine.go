@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"shootout/internal/child"
 	"shootout/internal/dialect"
 	"shootout/internal/target"
 )
@@ -64,7 +65,7 @@ var adapterPackage = map[dialect.Flavor]string{dialect.MySQL: "ruby-mysql2", dia
 func RedmineAvailable(flavor dialect.Flavor) error {
 	var missing []string
 	for _, p := range []string{"redmine", "puma", adapterPackage[flavor]} {
-		out, err := exec.Command("dpkg-query", "-W", "-f=${Status}", p).Output()
+		out, err := child.Output(exec.Command("dpkg-query", "-W", "-f=${Status}", p))
 		if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "installed") {
 			missing = append(missing, p)
 		}
@@ -92,8 +93,7 @@ type Redmine struct {
 	instance string // REDMINE_INSTANCE
 	dir      string // instancesDir/instance
 	env      []string
-	cmd      *exec.Cmd
-	exited   chan struct{}
+	proc     *target.Process
 	URL      string
 	Version  string
 }
@@ -165,7 +165,7 @@ func (r *Redmine) rake(ctx context.Context, args ...string) error {
 	defer out.Close()
 	cmd := exec.CommandContext(ctx, "bundle", append([]string{"exec", "rake"}, args...)...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
-	if err := cmd.Run(); err != nil {
+	if err := child.Run(cmd); err != nil {
 		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, lastLines(logPath, 6))
 	}
 	return nil
@@ -207,7 +207,7 @@ func (r *Redmine) Start(ctx context.Context) error {
 			return err
 		}
 	}
-	if v, err := exec.Command("dpkg-query", "-W", "-f=${Version}", "redmine").Output(); err == nil {
+	if v, err := child.Output(exec.Command("dpkg-query", "-W", "-f=${Version}", "redmine")); err == nil {
 		r.Version = "redmine " + strings.TrimSpace(string(v)) + ", puma " + strconv.Itoa(workers) + " workers"
 	}
 	return nil
@@ -231,23 +231,24 @@ func (r *Redmine) startOn(ctx context.Context, port, workers int) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("bundle", "exec", "puma", "-b", fmt.Sprintf("tcp://127.0.0.1:%d", port),
+	// a server's process: Ctrl-C in the terminal reaches shootout, which
+	// stops puma itself; a SIGKILLed shootout leaves puma a SIGTERM, on
+	// which its master stops its workers
+	cmd := target.ServerCmd(nil, "bundle", "exec", "puma", "-b", fmt.Sprintf("tcp://127.0.0.1:%d", port),
 		"-w", strconv.Itoa(workers), "-t", "1:1", "-e", "production", "config.ru")
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
-	// its own process group: Ctrl-C in the terminal reaches shootout, which
-	// stops puma itself
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if r.opt.Wrap != nil {
 		if err := r.opt.Wrap(cmd); err != nil {
 			return err
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	proc, err := target.StartProcess(cmd)
+	if err != nil {
 		return fmt.Errorf("start puma: %w", err)
 	}
-	exited := make(chan struct{})
-	r.cmd, r.exited = cmd, exited
-	go func() { cmd.Wait(); close(exited) }()
+	r.proc = proc
+	exited := proc.Exited()
 	r.URL = fmt.Sprintf("http://127.0.0.1:%d", port)
 	listening := "Listening on " + r.URL
 	deadline := time.Now().Add(3 * time.Minute)
@@ -264,7 +265,7 @@ func (r *Redmine) startOn(ctx context.Context, port, workers int) error {
 		}
 		select {
 		case <-exited:
-			r.cmd = nil
+			r.proc = nil
 			if strings.Contains(logSince(logPath, from), "Address already in use") {
 				return fmt.Errorf("puma on 127.0.0.1:%d: %w", port, errPortTaken)
 			}
@@ -334,10 +335,10 @@ func (r *Redmine) Dir() string { return r.dir }
 // PIDs are puma's master and its workers, for the cell's CPU and memory
 // figures.
 func (r *Redmine) PIDs() []int {
-	if r.cmd == nil || r.cmd.Process == nil {
+	if r.proc == nil {
 		return nil
 	}
-	pids := []int{r.cmd.Process.Pid}
+	pids := []int{r.proc.PID()}
 	for i := 0; i < len(pids); i++ {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pids[i], pids[i]))
 		if err != nil {
@@ -356,19 +357,15 @@ func (r *Redmine) PIDs() []int {
 // to what is left of them after 30 s) and removes the instance.
 func (r *Redmine) Stop() error {
 	var err error
-	if r.cmd != nil && r.cmd.Process != nil {
+	if r.proc != nil {
 		pids := r.PIDs()
-		r.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-r.exited:
-		case <-time.After(30 * time.Second):
-			for _, p := range pids {
+		if r.proc.Stop(syscall.SIGTERM, 30*time.Second) != nil {
+			for _, p := range pids[1:] {
 				syscall.Kill(p, syscall.SIGKILL)
 			}
-			<-r.exited
 			err = errors.New("puma did not stop within 30 s and was killed")
 		}
-		r.cmd = nil
+		r.proc = nil
 	}
 	if rmErr := os.RemoveAll(r.dir); rmErr != nil && err == nil {
 		err = rmErr

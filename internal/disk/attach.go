@@ -14,6 +14,8 @@ import (
 
 	"github.com/hanwen/go-fuse/v2/fuse"
 	"golang.org/x/sys/unix"
+
+	"shootout/internal/child"
 )
 
 // Root holds the modelled disks' directories. It is outside any private
@@ -89,7 +91,7 @@ func Attach(spec Spec, name string, withFS bool) (d *Disk, err error) {
 	// the file system is made before the model serves the image: its
 	// format is not what a benchmark measures
 	if !withFS {
-	} else if out, err := exec.Command("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=1,lazy_journal_init=1", img).CombinedOutput(); err != nil {
+	} else if out, err := child.CombinedOutput(exec.Command("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=1,lazy_journal_init=1", img)); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("mkfs.ext4 %s: %v: %s", img, err, strings.TrimSpace(string(out)))
 	}
@@ -101,7 +103,7 @@ func Attach(spec Spec, name string, withFS bool) (d *Disk, err error) {
 	if d.srv, err = mountImage(devDir, d.dev); err != nil {
 		return nil, fmt.Errorf("serve the disk image through FUSE at %s: %w", devDir, err)
 	}
-	out, err := exec.Command("losetup", "--find", "--show", "--direct-io=on", filepath.Join(devDir, imageName)).CombinedOutput()
+	out, err := child.CombinedOutput(exec.Command("losetup", "--find", "--show", "--direct-io=on", filepath.Join(devDir, imageName)))
 	if err != nil {
 		return nil, fmt.Errorf("losetup: %v: %s", err, strings.TrimSpace(string(out)))
 	}
@@ -292,7 +294,7 @@ func (d *Disk) Close() error {
 		keep(unmount(d.Mount))
 	}
 	if d.Loop != "" {
-		if out, err := exec.Command("losetup", "-d", d.Loop).CombinedOutput(); err != nil {
+		if out, err := child.CombinedOutput(exec.Command("losetup", "-d", d.Loop)); err != nil {
 			keep(fmt.Errorf("losetup -d %s: %v: %s", d.Loop, err, strings.TrimSpace(string(out))))
 		}
 	}
@@ -386,7 +388,7 @@ func Sweep(dir string) error {
 	for _, b := range loops {
 		if got, _ := os.ReadFile(b); strings.TrimSpace(string(got)) == backing {
 			dev := "/dev/" + filepath.Base(filepath.Dir(filepath.Dir(b)))
-			if out, err := exec.Command("losetup", "-d", dev).CombinedOutput(); err != nil {
+			if out, err := child.CombinedOutput(exec.Command("losetup", "-d", dev)); err != nil {
 				return fmt.Errorf("losetup -d %s: %v: %s", dev, err, strings.TrimSpace(string(out)))
 			}
 		}

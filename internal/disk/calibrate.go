@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"shootout/internal/child"
 	"shootout/internal/fio"
 	"shootout/internal/metrics"
 )
@@ -169,7 +170,7 @@ func fioRate(dev string, p Pattern, seconds int) (float64, error) {
 	var stderr strings.Builder
 	cmd := exec.Command("fio", args...)
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := child.Output(cmd)
 	if err != nil {
 		return 0, fmt.Errorf("fio: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
@@ -214,7 +215,7 @@ func fillCache(d *Disk, p Pattern) error {
 	cmd := exec.Command("fio", fioArgs(d.Loop, p, int(fillLimit.Seconds()))...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(cmd); err != nil {
 		return fmt.Errorf("fio: %v", err)
 	}
 	done := make(chan error, 1)

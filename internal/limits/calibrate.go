@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"shootout/internal/child"
 	"shootout/internal/fio"
 )
 
@@ -88,7 +89,7 @@ func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
 			return 0, err
 		}
 	}
-	out, err := cmd.Output()
+	out, err := child.Output(cmd)
 	if err != nil {
 		return 0, fmt.Errorf("fio: %v", err)
 	}

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"shootout/internal/child"
 	"shootout/internal/fio"
-	"shootout/internal/metrics"
 )
 
 // NeighbourFileBytes is the default size of the file the neighbours read
@@ -106,7 +106,7 @@ func StartNeighbour(ctx context.Context, spec NeighbourSpec, workDir string, fil
 	}
 	args := []string{"--name=shootout-neighbour", "--filename=" + file, fmt.Sprintf("--size=%d", fileBytes),
 		"--rw=randrw", "--rwmixread=50", "--bs=" + strconv.Itoa(NeighbourBlockBytes), "--direct=1", "--ioengine=psync", "--iodepth=1",
-		fmt.Sprintf("--numjobs=%d", jobs), "--group_reporting", "--time_based", fmt.Sprintf("--runtime=%d", secs),
+		fmt.Sprintf("--numjobs=%d", jobs), "--thread", "--group_reporting", "--time_based", fmt.Sprintf("--runtime=%d", secs),
 		"--output-format=json"}
 	if rate > 0 {
 		args = append(args, fmt.Sprintf("--rate_iops=%d,%d", rate, rate))
@@ -119,7 +119,7 @@ func StartNeighbour(ctx context.Context, spec NeighbourSpec, workDir string, fil
 	// group, the loader's page faults read them at the cap's pace (10 s
 	// at 100 IOPS here). One uncapped start first puts them in the page
 	// cache.
-	if out, err := exec.Command(fio, "--version").CombinedOutput(); err != nil {
+	if out, err := child.CombinedOutput(exec.Command(fio, "--version")); err != nil {
 		return nil, fmt.Errorf("fio --version: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	cmd := exec.Command(fio, args...)
@@ -131,13 +131,16 @@ func StartNeighbour(ctx context.Context, spec NeighbourSpec, workDir string, fil
 			return nil, err
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(cmd); err != nil {
 		return nil, fmt.Errorf("start fio: %w", err)
 	}
 	go func() { n.done <- cmd.Wait() }()
-	// Until fio has forked its jobs it has no SIGINT handler (a SIGINT
+	// Until fio has started its jobs it has no SIGINT handler (a SIGINT
 	// then ends it without a report) and it loads nothing. The measured
-	// run must not begin before the neighbour does.
+	// run must not begin before the neighbour does. The jobs are threads
+	// (--thread), not forked processes: a job process outlives a killed
+	// fio (and so a SIGKILLed shootout) to the end of its runtime, a
+	// thread dies with it.
 	if err := waitForJobs(ctx, cmd.Process.Pid, jobs, n.done, neighbourStartTimeout); err != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		select {
@@ -152,12 +155,13 @@ func StartNeighbour(ctx context.Context, spec NeighbourSpec, workDir string, fil
 // neighbourStartTimeout bounds the wait for fio's jobs.
 const neighbourStartTimeout = 60 * time.Second
 
-// waitForJobs waits until the fio process pid has forked its jobs (one
-// process each), or has exited, or within has passed, or ctx is done.
+// waitForJobs waits until the fio process pid has started its jobs (a
+// thread each, beside its main and helper threads), or has exited, or
+// within has passed, or ctx is done.
 func waitForJobs(ctx context.Context, pid, jobs int, exited chan error, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for {
-		if len(metrics.Descendants(pid)) >= jobs {
+		if tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid)); err == nil && len(tasks) >= jobs+2 {
 			return nil
 		}
 		select {
@@ -174,7 +178,7 @@ func waitForJobs(ctx context.Context, pid, jobs int, exited chan error, within t
 	}
 }
 
-// PIDs are fio's processes started here (its jobs are its children).
+// PIDs are fio's processes started here (its jobs are its threads).
 func (n *Neighbour) PIDs() []int { return []int{n.cmd.Process.Pid} }
 
 // NeighbourBlockBytes is the size of every neighbour IO.

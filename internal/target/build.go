@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/mattn/go-sqlite3"
+
+	"shootout/internal/child"
 )
 
 // Build names the server program a managed target would start — its path
@@ -68,7 +70,7 @@ func versionOf(path string, arg string) string {
 	if v, ok := versions.Load(path); ok {
 		return v.(string)
 	}
-	out, err := exec.Command(path, arg).Output()
+	out, err := child.Output(exec.Command(path, arg))
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	if err != nil || line == "" {
 		line = "version unknown"

@@ -18,6 +18,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"shootout/internal/child"
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
 )
@@ -213,7 +214,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		}
 	}
 	install := func() ([]byte, error) {
-		return exec.CommandContext(ctx, installDB, installArgs...).CombinedOutput()
+		return child.CombinedOutput(exec.CommandContext(ctx, installDB, installArgs...))
 	}
 	if out, err := install(); err != nil {
 		// its bootstrap server has failed once under load with nothing
@@ -298,7 +299,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		if err != nil {
 			return nil, fmt.Errorf("find a free port: %w", err)
 		}
-		cmd := serverCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...)
+		cmd := ServerCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...)
 		if mallocLib != "" {
 			cmd.Env = append(os.Environ(), "LD_PRELOAD="+mallocLib)
 		}
@@ -307,19 +308,19 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 				return nil, err
 			}
 		}
-		in.proc, err = startProcess(cmd)
+		in.proc, err = StartProcess(cmd)
 		if err != nil {
 			return nil, fmt.Errorf("start mariadbd: %w", err)
 		}
-		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", m.Name(), in.proc.pid(), port, in.dataDir)
+		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", m.Name(), in.proc.PID(), port, in.dataDir)
 		lastErr = in.waitAndCreateUser(ctx, dir, port)
 		if lastErr == nil {
-			in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.pid())
+			in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.PID())
 			if lastErr = checkMapped(malloc, in.applied["malloc_lib_mapped"]); lastErr == nil {
 				return in, nil
 			}
 		}
-		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
 		// Another program may take the port between our probe and the
 		// server's bind: try another port, but fail on anything else.
 		if !strings.Contains(tail(in.errorLog, 20), "Address already in use") {

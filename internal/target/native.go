@@ -114,7 +114,7 @@ type nativeStart struct {
 // startNative starts the server under opt's wrap with the allocator the
 // settings ask for, and proves the allocator from its memory map.
 func startNative(ctx context.Context, opt StartOptions, in *nativeInstance, s nativeStart, malloc string) error {
-	cmd := serverCmd(nil, s.binary, s.args...)
+	cmd := ServerCmd(nil, s.binary, s.args...)
 	cmd.Dir = in.dir
 	cmd.Env = append(os.Environ(), s.env...)
 	if malloc != "" {
@@ -134,17 +134,17 @@ func startNative(ctx context.Context, opt StartOptions, in *nativeInstance, s na
 		}
 	}
 	var err error
-	if in.proc, err = startProcess(cmd); err != nil {
+	if in.proc, err = StartProcess(cmd); err != nil {
 		return fmt.Errorf("start %s: %w", s.name, err)
 	}
-	logf(opt.Log, "started %s (pid %d, %s, dir %s)", s.name, in.proc.pid(), in.endpoint.Address, in.dir)
+	logf(opt.Log, "started %s (pid %d, %s, dir %s)", s.name, in.proc.PID(), in.endpoint.Address, in.dir)
 	if err := in.proc.waitReady(ctx, s.ready, s.name, in.logFile); err != nil {
-		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
 		return err
 	}
-	in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.pid())
+	in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.PID())
 	if err := checkMapped(in.applied[MallocSetting], in.applied["malloc_lib_mapped"]); err != nil {
-		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
 		return err
 	}
 	return nil

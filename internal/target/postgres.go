@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
+	"shootout/internal/child"
 	"shootout/internal/dialect"
 	"shootout/internal/metrics"
 	"shootout/internal/proto"
@@ -146,7 +147,7 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", in.dataDir, "-U", "shootout",
 		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if out, err := initdb.CombinedOutput(); err != nil {
+	if out, err := child.CombinedOutput(initdb); err != nil {
 		return nil, fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
 	}
 	os.Remove(pwFile)
@@ -173,7 +174,7 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 		for _, k := range slices.Sorted(maps.Keys(in.applied)) {
 			args = append(args, "-c", k+"="+in.applied[k])
 		}
-		cmd := serverCmd(cred, filepath.Join(bin, "postgres"), args...)
+		cmd := ServerCmd(cred, filepath.Join(bin, "postgres"), args...)
 		if opt.Wrap != nil {
 			if err := opt.Wrap(cmd); err != nil {
 				return nil, err
@@ -184,17 +185,17 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 			return nil, err
 		}
 		cmd.Stdout, cmd.Stderr = logOut, logOut
-		in.proc, err = startProcess(cmd)
+		in.proc, err = StartProcess(cmd)
 		logOut.Close()
 		if err != nil {
 			return nil, fmt.Errorf("start postgres: %w", err)
 		}
-		logf(opt.Log, "started postgres (pid %d, 127.0.0.1:%d, data %s)", in.proc.pid(), port, in.dataDir)
+		logf(opt.Log, "started postgres (pid %d, 127.0.0.1:%d, data %s)", in.proc.PID(), port, in.dataDir)
 		lastErr = in.waitAndCreateDB(ctx, port, pw)
 		if lastErr == nil {
 			return in, nil
 		}
-		in.proc.stop(syscall.SIGKILL, 5*time.Second)
+		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
 		if !strings.Contains(tail(in.logFile, 20), "already in use") {
 			break
 		}

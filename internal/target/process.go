@@ -9,29 +9,36 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"shootout/internal/child"
 )
 
-// serverCmd prepares a server process: in its own process group so the
+// ServerCmd prepares a server process: in its own process group so the
 // terminal's Ctrl-C reaches shootout (which stops servers in order) and not
-// the server directly, and killed by the kernel if shootout itself dies.
-func serverCmd(cred *syscall.Credential, name string, args ...string) *exec.Cmd {
+// the server directly, and killed by the kernel if shootout itself dies
+// (StartProcess starts it so that this holds).
+func ServerCmd(cred *syscall.Credential, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
 	return cmd
 }
 
-// process is a started server and the channel that closes when it exits.
-type process struct {
+// Process is a started server (or application server) and the channel
+// that closes when it exits.
+type Process struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	err    error
 }
 
-func startProcess(cmd *exec.Cmd) (*process, error) {
-	if err := cmd.Start(); err != nil {
+// StartProcess starts cmd with the parent-death signal it asks for (or
+// SIGKILL) tied to a thread that lives as long as shootout: see package
+// child.
+func StartProcess(cmd *exec.Cmd) (*Process, error) {
+	if err := child.Start(cmd); err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -39,9 +46,13 @@ func startProcess(cmd *exec.Cmd) (*process, error) {
 	return p, nil
 }
 
-func (p *process) pid() int { return p.cmd.Process.Pid }
+// PID is the process's id.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
 
-func (p *process) running() bool {
+// Exited closes when the process has exited and been waited for.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+func (p *Process) running() bool {
 	select {
 	case <-p.exited:
 		return false
@@ -50,8 +61,8 @@ func (p *process) running() bool {
 	}
 }
 
-// stop asks the server to shut down with sig, and kills it after grace.
-func (p *process) stop(sig syscall.Signal, grace time.Duration) error {
+// Stop asks the process to end with sig, and kills it after grace.
+func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
 	if !p.running() {
 		return nil
 	}
@@ -73,7 +84,7 @@ func (p *process) stop(sig syscall.Signal, grace time.Duration) error {
 type managed struct {
 	dir, dataDir string
 	keep         bool
-	proc         *process
+	proc         *Process
 	db           *sql.DB
 	applied      map[string]string
 	conn         ConnInfo
@@ -82,7 +93,7 @@ type managed struct {
 func (m *managed) ConnInfo() ConnInfo { return m.conn }
 
 func (m *managed) DB() *sql.DB                { return m.db }
-func (m *managed) PIDs() []int                { return []int{m.proc.pid()} }
+func (m *managed) PIDs() []int                { return []int{m.proc.PID()} }
 func (m *managed) DataDir() string            { return m.dataDir }
 func (m *managed) Applied() map[string]string { return m.applied }
 
@@ -94,7 +105,7 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 	}
 	var err error
 	if m.proc != nil {
-		err = m.proc.stop(sig, 60*time.Second)
+		err = m.proc.Stop(sig, 60*time.Second)
 	}
 	removeServerDir(m.dir, m.keep)
 	return err
@@ -104,7 +115,7 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 // in its log), or a minute passes. Each try has its own short deadline:
 // a socket may accept a connection and never answer, and only the
 // server's exit or the minute then ends the wait.
-func (p *process) waitReady(ctx context.Context, ping func(context.Context) error, name, logFile string) error {
+func (p *Process) waitReady(ctx context.Context, ping func(context.Context) error, name, logFile string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		try, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -143,7 +154,7 @@ type Mortal interface {
 	Death() string
 }
 
-func (m *managed) Exited() <-chan struct{} { return m.proc.exited }
+func (m *managed) Exited() <-chan struct{} { return m.proc.Exited() }
 
 // death describes how the process ended, with the tail of logFile.
 func (m *managed) death(logFile string) string {
