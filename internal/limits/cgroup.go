@@ -85,6 +85,8 @@ type hierarchy interface {
 	// cpusetHome is the cgroup.procs file that puts a process back in the
 	// cpuset group it is in now, per /proc/PID/cgroup's text.
 	cpusetHome(procCgroup string) string
+	// cpuCounter is g's CPU time counter, nil when g has none.
+	cpuCounter(g *Group) *metrics.CPUCounter
 }
 
 // detect says which cgroup version is mounted at root, nil for none.
@@ -237,6 +239,16 @@ func (g *Group) Dirs() []string {
 // Evidence reads what the kernel counted: peak memory, page cache, limit
 // hits, IOs serviced, CPU throttling.
 func (g *Group) Evidence() map[string]string { return g.h.evidence(g) }
+
+// CPUCounter is the CPU time of the processes in the group (the server's,
+// not a neighbour's), in nanoseconds or microseconds; nil when the group
+// has no such counter (cgroup v1 without cpuacct).
+func (g *Group) CPUCounter() *metrics.CPUCounter {
+	if g == nil {
+		return nil
+	}
+	return g.h.cpuCounter(g)
+}
 
 // IOServiced is the total of read and write IOs the kernel counted under
 // the group's disk cap on all devices, 0 without one.

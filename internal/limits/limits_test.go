@@ -52,6 +52,9 @@ func TestCreateWritesLimitsAndRemoveCleansUp(t *testing.T) {
 		}
 	}
 	wantProcs := 3 // v1: one group per controller (memory, blkio, cpuset)
+	if _, err := os.Stat(filepath.Join(Root, "cpuacct", "cgroup.procs")); err == nil {
+		wantProcs++ // and one to count the server's CPU in
+	}
 	switch detect(Root).(type) {
 	case v2:
 		wantProcs = 1
@@ -374,4 +377,34 @@ func sortedFields(s string) string {
 	f := strings.Fields(s)
 	sort.Strings(f)
 	return strings.Join(f, " ")
+}
+
+// The group's CPU counter counts what its process used, finer than /proc's
+// 10-ms ticks: a busy loop of a few milliseconds reads more than 0.
+func TestGroupCountsItsServersCPU(t *testing.T) {
+	requireCgroups(t)
+	g, err := Create("cpu-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 128 << 20}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	c := g.CPUCounter()
+	if c == nil {
+		t.Skip("no CPU counter in this cgroup hierarchy (v1 without cpuacct)")
+	}
+	before, err := c.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done")
+	if err := g.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := c.Read()
+	if used := after - before; err != nil || used <= 0 || used%(10*time.Millisecond) == 0 {
+		t.Fatalf("%s counted %v (%v) for a short busy loop", c.Source, used, err)
+	}
 }

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"shootout/internal/metrics"
 )
 
 // v2 is the unified hierarchy mounted at root. A group is a small tree:
@@ -133,6 +136,21 @@ func (h v2) create(g *Group, r Request, dev string) error {
 		}
 	}
 	return nil
+}
+
+// cpuCounter is the server's leaf's cpu.stat usage_usec, which v2 keeps
+// in every group whether or not the cpu controller is enabled.
+func (v2) cpuCounter(g *Group) *metrics.CPUCounter {
+	if len(g.procs) == 0 {
+		return nil
+	}
+	file := filepath.Join(filepath.Dir(g.procs[0]), "cpu.stat")
+	return &metrics.CPUCounter{Source: "cgroup cpu.stat usage_usec", Resolution: time.Microsecond, Read: func() (time.Duration, error) {
+		ev := map[string]string{}
+		keyed(ev, file, "", "usage_usec")
+		us, err := strconv.ParseInt(ev["usage_usec"], 10, 64)
+		return time.Duration(us) * time.Microsecond, err
+	}}
 }
 
 func (h v2) evidence(g *Group) map[string]string {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -297,4 +298,64 @@ func TestV2DiskCapsAppliedAfterTheLoadAndLifted(t *testing.T) {
 	if g.Applied["io.max"] != "8:0 riops=100 wiops=100 rbps=1048576 wbps=1048576" {
 		t.Errorf("Applied should keep what the run had: %v", g.Applied)
 	}
+}
+
+// The server's CPU comes from its group's own counter where there is one:
+// v2's cpu.stat usage_usec (present with or without the cpu controller),
+// v1's cpuacct.usage in a cpuacct group made beside the others, or shared
+// with the cpu group where the two are mounted together.
+func TestGroupsCountTheirCPU(t *testing.T) {
+	h := fakeV2(t, "memory", "memory")
+	g, err := create(h, "c", Request{MemoryBytes: 128 << 20}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(h.root, "shootout-c", "shootout-main", "cpu.stat"), "usage_usec 1234\nuser_usec 1000\n")
+	if got, err := g.CPUCounter().Read(); err != nil || got != 1234*time.Microsecond {
+		t.Errorf("v2: %v, %v", got, err)
+	}
+
+	root := t.TempDir()
+	for _, c := range []string{"memory", "cpuacct"} {
+		write(t, filepath.Join(mkdirAll(t, filepath.Join(root, c)), "cgroup.procs"), "")
+	}
+	g, err = create(v1{root}, "c", Request{MemoryBytes: 128 << 20}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct := filepath.Join(root, "cpuacct", "shootout-c")
+	if !slices.Contains(g.ProcsFiles(), filepath.Join(acct, "cgroup.procs")) || !slices.Contains(g.Dirs(), acct) {
+		t.Fatalf("v1: the server does not join a cpuacct group: %v", g.ProcsFiles())
+	}
+	write(t, filepath.Join(acct, "cpuacct.usage"), "7000123\n")
+	if got, err := g.CPUCounter().Read(); err != nil || got != 7000123 {
+		t.Errorf("v1: %v, %v", got, err)
+	}
+
+	// cpu,cpuacct mounted together, reached by both names
+	root = t.TempDir()
+	write(t, filepath.Join(mkdirAll(t, filepath.Join(root, "cpu,cpuacct")), "cgroup.procs"), "")
+	for _, c := range []string{"cpu", "cpuacct"} {
+		if err := os.Symlink("cpu,cpuacct", filepath.Join(root, c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err = create(v1{root}, "q", Request{CPUQuota: 0.5}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ProcsFiles()) != 1 || g.at["cpuacct"] != g.at["cpu"] {
+		t.Errorf("v1 with cpu,cpuacct: procs %v, cpuacct at %q", g.ProcsFiles(), g.at["cpuacct"])
+	}
+	if (&Group{h: v1{root}, at: map[string]string{}}).CPUCounter() != nil {
+		t.Error("a v1 group without cpuacct has a counter")
+	}
+}
+
+func mkdirAll(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

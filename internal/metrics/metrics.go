@@ -247,10 +247,37 @@ func fileBytes(st *syscall.Stat_t) int64 {
 	return min(allocated, toEnd)
 }
 
+// CPUCounter is a server's CPU time as one counter finer than /proc's
+// ticks: its cgroup's (cpuacct.usage in v1, cpu.stat's usage_usec in v2),
+// which counts every process in the group, those that came and went too.
+type CPUCounter struct {
+	Source     string        // the file read, for the result
+	Resolution time.Duration // its unit
+	Read       func() (time.Duration, error)
+}
+
+// procTick is what /proc/PID/stat counts CPU time in.
+const procTick = time.Second / clockTicks
+
+// procSource names /proc's counter in a result.
+const procSource = "/proc/PID/stat"
+
+// procResolution is what a CPU time summed over n processes' /proc ticks
+// is good to: each process's reading is truncated to its tick apart.
+func procResolution(n int) time.Duration { return time.Duration(max(n, 1)) * procTick }
+
+// cpuResolved says whether a CPU time read at resolution means anything
+// over a window that long: where the unit is as long as the window, a
+// reading of 0 or of one unit says nothing of what was used.
+func cpuResolved(resolution, window time.Duration) bool { return resolution < window }
+
 // Sampler watches a server for the length of a run.
 type Sampler struct {
 	pids       []int
 	own        bool // an embedded server: the process itself, not its children
+	cpu        *CPUCounter
+	cpuStart   time.Duration
+	began      time.Time
 	start, end Usage
 	startSelf  float64
 	endSelf    float64
@@ -263,8 +290,18 @@ type Sampler struct {
 }
 
 // Start takes the first reading and samples RSS and load every interval.
-func Start(pids []int, every time.Duration) *Sampler {
-	s := &Sampler{pids: pids, own: embeddedIn(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1()}
+func Start(pids []int, every time.Duration) *Sampler { return StartWith(pids, every, nil) }
+
+// StartWith is Start with the server's CPU taken from cpu, when it is not
+// nil and can be read, rather than from /proc's ticks.
+func StartWith(pids []int, every time.Duration, cpu *CPUCounter) *Sampler {
+	s := &Sampler{pids: pids, own: embeddedIn(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1(), began: time.Now()}
+	if cpu != nil {
+		var err error
+		if s.cpuStart, err = cpu.Read(); err == nil {
+			s.cpu = cpu
+		}
+	}
 	s.start = readUsage(pids, s.own)
 	s.host = SampleHost()
 	s.peakRSS = s.start.RSSBytes
@@ -306,6 +343,13 @@ type Report struct {
 	ClientCPUSeconds float64
 	CtxSwitches      int64
 	Measured         bool // false when the server's processes are unknown
+	// ServerCPUSource is the counter ServerCPUSeconds comes from, and
+	// ServerCPUResolution what it is good to; ServerCPUResolved is false
+	// when that is as long as the window, so ServerCPUSeconds says nothing.
+	ServerCPUSource     string
+	ServerCPUResolution time.Duration
+	ServerCPUResolved   bool
+	Window              time.Duration
 	// Host is what the hypervisor and processes outside shootout's tree
 	// took of the CPUs during the run; for an external server, whose
 	// processes are not in the tree, Others includes the server's own CPU
@@ -327,16 +371,28 @@ func (s *Sampler) Stop() Report {
 	if l := LoadAvg1(); l > s.maxLoad {
 		s.maxLoad = l
 	}
+	window := time.Since(s.began)
+	cpu := s.end.CPUSeconds - s.start.CPUSeconds
+	source, resolution := procSource, procResolution(max(s.start.Processes, s.end.Processes))
+	if s.cpu != nil {
+		if end, err := s.cpu.Read(); err == nil {
+			cpu, source, resolution = (end - s.cpuStart).Seconds(), s.cpu.Source, s.cpu.Resolution
+		}
+	}
 	return Report{
-		ServerCPUSeconds: s.end.CPUSeconds - s.start.CPUSeconds,
-		ServerReadBytes:  s.end.ReadBytes - s.start.ReadBytes,
-		ServerWriteBytes: s.end.WriteBytes - s.start.WriteBytes,
-		PeakRSSBytes:     s.peakRSS,
-		MaxLoadAvg:       s.maxLoad,
-		ClientCPUSeconds: s.endSelf - s.startSelf,
-		CtxSwitches:      s.end.CtxSwitches - s.start.CtxSwitches,
-		Measured:         len(s.pids) > 0 && s.end.Processes > 0,
-		Host:             host,
+		ServerCPUSeconds:    cpu,
+		ServerCPUSource:     source,
+		ServerCPUResolution: resolution,
+		ServerCPUResolved:   cpuResolved(resolution, window),
+		Window:              window,
+		ServerReadBytes:     s.end.ReadBytes - s.start.ReadBytes,
+		ServerWriteBytes:    s.end.WriteBytes - s.start.WriteBytes,
+		PeakRSSBytes:        s.peakRSS,
+		MaxLoadAvg:          s.maxLoad,
+		ClientCPUSeconds:    s.endSelf - s.startSelf,
+		CtxSwitches:         s.end.CtxSwitches - s.start.CtxSwitches,
+		Measured:            len(s.pids) > 0 && s.end.Processes > 0,
+		Host:                host,
 	}
 }
 

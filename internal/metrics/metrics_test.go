@@ -149,3 +149,33 @@ func TestEmbeddedServerCPULeavesChildrenOut(t *testing.T) {
 		t.Fatalf("the process tree should hold the child: %d processes", tree.Processes)
 	}
 }
+
+// A window shorter than /proc's tick reads 0 CPU there: the cgroup's
+// counter is taken where there is one, and a reading whose unit is as long
+// as the window is marked unresolved rather than given as a figure.
+func TestServerCPUComesFromTheFinestCounter(t *testing.T) {
+	var reads []time.Duration
+	fake := &CPUCounter{Source: "cpuacct.usage", Resolution: time.Nanosecond, Read: func() (time.Duration, error) {
+		reads = append(reads, time.Duration(len(reads)+1)*3*time.Millisecond)
+		return reads[len(reads)-1], nil
+	}}
+	r := StartWith([]int{os.Getpid()}, time.Hour, fake).Stop()
+	if r.ServerCPUSeconds != 0.003 || r.ServerCPUSource != "cpuacct.usage" || !r.ServerCPUResolved {
+		t.Errorf("with a cgroup counter: %v s from %q, resolved %v", r.ServerCPUSeconds, r.ServerCPUSource, r.ServerCPUResolved)
+	}
+	broken := &CPUCounter{Source: "cpu.stat", Resolution: time.Microsecond, Read: func() (time.Duration, error) {
+		return 0, os.ErrNotExist
+	}}
+	r = StartWith([]int{os.Getpid()}, time.Hour, broken).Stop()
+	if r.ServerCPUSource != procSource || r.ServerCPUResolution != procTick || r.ServerCPUResolved != (r.Window > procTick) {
+		t.Errorf("an unreadable counter, a window of %v: %q at %v, resolved %v", r.Window, r.ServerCPUSource, r.ServerCPUResolution, r.ServerCPUResolved)
+	}
+	s := Start([]int{os.Getpid()}, time.Hour)
+	time.Sleep(3 * procTick)
+	if r = s.Stop(); !r.ServerCPUResolved {
+		t.Errorf("/proc's ticks over a window of %v (3 ticks): unresolved", r.Window)
+	}
+	if procResolution(4) != 4*procTick || cpuResolved(procTick, procTick) || !cpuResolved(time.Microsecond, time.Millisecond) {
+		t.Error("the rule: a sum over n processes is good to n ticks; resolved only when finer than the window")
+	}
+}

@@ -42,7 +42,8 @@ func repeatFigures(ops []string) []repeatFigure {
 	}
 	return append(fs,
 		repeatFigure{"server CPU ms/op", false, func(f *result.File) (float64, bool) {
-			return 1000 * f.Server.CPUSecondsPerOp, f.Server.Measured && f.Throughput.Events > 0
+			cpu, known := f.Server.CPUPerOp()
+			return 1000 * cpu, known && f.Throughput.Events > 0
 		}},
 		repeatFigure{"written KiB/op", false, func(f *result.File) (float64, bool) {
 			return f.Server.WriteBytesPerOp / 1024, f.Server.Measured && f.Throughput.Events > 0

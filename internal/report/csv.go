@@ -83,11 +83,12 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 				errps = float64(f.Throughput.Errors) / f.Throughput.Seconds
 			}
 			load := has(f.Load.Seconds, ok && !f.Load.Reused)
+			cpu, cpuKnown := f.Server.CPUPerOp()
 			row := []string{c.Workload, c.Dataset, fmt.Sprint(c.Conditions.MemoryBytes), fmt.Sprint(c.Conditions.IOPS), fmt.Sprint(c.Clients),
 				c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
 				op, has(o.MeanMs, timed), ratio, has(o.P50Ms, timed), has(o.P95Ms, timed), has(o.P99Ms, timed), has(o.MaxMs, timed),
 				has(f.Throughput.TPS, ok), has(f.Throughput.QPS, ok), has(errps, hasErr),
-				has(f.Server.CPUSecondsPerOp*1000, srv), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
+				has(1000*cpu, srv && cpuKnown), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
 				has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0 && !embedded(f)),
 				size(f.Space.Bytes), size(f.Space.SettledBytes), size(f.Space.TableBytes), load, f.Target.Version,
 				f.Server.BytesSource, has(f.Server.ProcessWriteBytesPerOp, srv)}

@@ -58,7 +58,8 @@ func fixturePage() *Page {
 		f.Ops = map[string]result.Op{"event": {Snapshot: hist.Snapshot{Count: 1000, MeanMs: mean, MinMs: mean / 4, P50Ms: mean * 0.9, P95Ms: mean * 2, P99Ms: mean * 4, MaxMs: mean * 30, SumMs: mean * 1000}}}
 		tps := float64(clients) * 1000 / mean
 		f.Throughput = result.Throughput{Seconds: 15, Events: int64(tps * 15), TPS: tps, QPS: tps * 18, Latency: f.Ops["event"].Snapshot}
-		f.Server = result.Server{Measured: target != fxExt, CPUSecondsPerOp: 0.0004 * speed[target]}
+		cpu := 0.0004 * speed[target]
+		f.Server = result.Server{Measured: target != fxExt, CPUSecondsPerOp: &cpu}
 		f.Client = result.Client{CPUSecondsPerOp: 0.0001}
 		if wl == "oltp_read_write" {
 			f.Server.WriteBytesPerOp = wrote[target]

@@ -116,17 +116,20 @@ func TestEmbeddedTargetIsNeverNamedFastestAmongServers(t *testing.T) {
 // median, not counted as 0.
 func TestChartLeavesOutARepeatWithoutTheFigure(t *testing.T) {
 	fs := timedRepeats("mariadb-innodb", 1, 1)
-	fs[0].Server.Measured, fs[0].Server.CPUSecondsPerOp = true, 0.002
+	perOp := 0.002
+	fs[0].Server.Measured, fs[0].Server.CPUSecondsPerOp = true, &perOp
 	fs[1].Server.Measured = false
 	v := figureOf(fs, "mariadb-innodb", fs[0].Cell.Label(), func(f *result.File) (float64, bool) {
-		return f.Server.CPUSecondsPerOp * 1000, f.Server.Measured
+		cpu, ok := f.Server.CPUPerOp()
+		return cpu * 1000, ok
 	})
 	if v.State != measured || v.V != 2 {
 		t.Fatalf("server CPU %+v, want 2 ms from the one repeat that measured it", v)
 	}
 	fs[0].Server.Measured = false
 	if v := figureOf(fs, "mariadb-innodb", fs[0].Cell.Label(), func(f *result.File) (float64, bool) {
-		return f.Server.CPUSecondsPerOp * 1000, f.Server.Measured
+		cpu, ok := f.Server.CPUPerOp()
+		return cpu * 1000, ok
 	}); v.State == measured {
 		t.Fatalf("no repeat measured it, yet it reads %+v", v)
 	}

@@ -429,7 +429,8 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	}
 	measuredServer := func(f *result.File) bool { return f.Server.Measured }
 	cpu := costOf("cpu", "server CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
-		return f.Server.CPUSecondsPerOp * 1000, measuredServer(f)
+		cpu, known := f.Server.CPUPerOp()
+		return cpu * 1000, known
 	})
 	wr := costOf("written", "disk KiB written/tx", "%.2f", func(f *result.File) (float64, bool) {
 		return f.Server.WriteBytesPerOp / 1024, measuredServer(f)

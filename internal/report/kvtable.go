@@ -143,7 +143,7 @@ func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
 		rows = append(rows, append(lead, numCell(fmt.Sprint(len(ok))), numCell(fmt.Sprintf("%.0f", rate)), numCell(ratio),
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P50Ms }))),
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P99Ms }))),
-			numCell(perRow(func(f *result.File) float64 { return f.Server.CPUSeconds })),
+			numCell(perRow(func(f *result.File) float64 { cpu, _ := f.Server.CPU(); return cpu })),
 			numCell(clientPerRow(ok, perRow)),
 			txt(inMemoryText(ok)), txt(versionOf(ok))))
 	}

@@ -59,7 +59,10 @@ var costColumns = []costColumn{
 		}
 		return float64(f.Throughput.Errors) / f.Throughput.Seconds, true
 	}},
-	{"srv CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) { return 1000 * f.Server.CPUSecondsPerOp, server(f) }},
+	{"srv CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
+		cpu, known := f.Server.CPUPerOp()
+		return 1000 * cpu, known && perTx(f)
+	}},
 	{"disk KiB written/tx", "%.2f", func(f *result.File) (float64, bool) { return f.Server.WriteBytesPerOp / kib, server(f) }},
 	{"log KiB/tx", "%.2f", func(f *result.File) (float64, bool) {
 		if f.Server.EngineWrites == nil {

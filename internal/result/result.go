@@ -163,10 +163,19 @@ func (h *Host) Busy() float64 {
 
 // Server is what the server process tree cost during the run.
 type Server struct {
-	Measured        bool    `json:"measured"`
-	Note            string  `json:"note,omitempty"`
-	CPUSeconds      float64 `json:"cpu_s"`
-	CPUSecondsPerOp float64 `json:"cpu_s_per_op"`
+	Measured bool   `json:"measured"`
+	Note     string `json:"note,omitempty"`
+	// CPUSeconds and CPUSecondsPerOp are null when the counter's unit
+	// (CPUResolutionS) was as long as the window: a 10-ms window read in
+	// /proc's 10-ms ticks says 0 or 10 ms whatever was used.
+	CPUSeconds      *float64 `json:"cpu_s"`
+	CPUSecondsPerOp *float64 `json:"cpu_s_per_op"`
+	// CPUSource is the counter: "cgroup cpuacct.usage" (ns), "cgroup
+	// cpu.stat usage_usec" (µs), or "/proc/PID/stat" (10-ms ticks per
+	// process, when the server has no cgroup); CPUResolutionS its unit,
+	// over all the server's processes.
+	CPUSource       string  `json:"cpu_source,omitempty"`
+	CPUResolutionS  float64 `json:"cpu_resolution_s,omitempty"`
 	ReadBytes       int64   `json:"read_bytes"`
 	WriteBytes      int64   `json:"write_bytes"`
 	ReadBytesPerOp  float64 `json:"read_bytes_per_op"`
@@ -218,6 +227,24 @@ type Server struct {
 	// EngineWrites splits what the server wrote by its own counters;
 	// nil when the server keeps none shootout knows.
 	EngineWrites *EngineWrites `json:"engine_writes,omitempty"`
+}
+
+// CPU is the server's CPU seconds, false when they were not measured or
+// not resolved.
+func (s Server) CPU() (float64, bool) {
+	if !s.Measured || s.CPUSeconds == nil {
+		return 0, false
+	}
+	return *s.CPUSeconds, true
+}
+
+// CPUPerOp is the server's CPU seconds per operation, false when they were
+// not measured or not resolved.
+func (s Server) CPUPerOp() (float64, bool) {
+	if !s.Measured || s.CPUSecondsPerOp == nil {
+		return 0, false
+	}
+	return *s.CPUSecondsPerOp, true
 }
 
 // InMemory is what the kernel says the server read from storage during

@@ -181,7 +181,8 @@ func TestCPUQuotaBoundsServerCPU(t *testing.T) {
 	base := plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"10000"},
 		Clients: []int{4}, Duration: "4s", Interval: "0s"}
 	free := runOne(t, &base)
-	freeCores := free.Server.CPUSeconds / free.Throughput.Seconds
+	freeCPU, _ := free.Server.CPU()
+	freeCores := freeCPU / free.Throughput.Seconds
 
 	quota := base
 	quota.CPUs = "0.2"

@@ -141,11 +141,20 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 		return x / float64(events)
 	}
 	f.Client = result.Client{CPUSeconds: u.ClientCPUSeconds, CPUSecondsPerOp: per(u.ClientCPUSeconds)}
-	f.Server = result.Server{Measured: u.Measured, CPUSeconds: u.ServerCPUSeconds, CPUSecondsPerOp: per(u.ServerCPUSeconds),
-		ReadBytes: u.ServerReadBytes, WriteBytes: u.ServerWriteBytes,
+	f.Server = result.Server{Measured: u.Measured, ReadBytes: u.ServerReadBytes, WriteBytes: u.ServerWriteBytes,
 		ReadBytesPerOp: per(float64(u.ServerReadBytes)), WriteBytesPerOp: per(float64(u.ServerWriteBytes)),
 		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg,
 		ContextSwitches: u.CtxSwitches, ContextSwitchesPerOp: per(float64(u.CtxSwitches))}
+	if u.Measured {
+		f.Server.CPUSource, f.Server.CPUResolutionS = u.ServerCPUSource, u.ServerCPUResolution.Seconds()
+		if u.ServerCPUResolved {
+			cpu, perOp := u.ServerCPUSeconds, per(u.ServerCPUSeconds)
+			f.Server.CPUSeconds, f.Server.CPUSecondsPerOp = &cpu, &perOp
+		} else {
+			f.Server.Note = joinNotes(f.Server.Note, fmt.Sprintf("server CPU n/a: %s counts in %v, the window lasted %v",
+				u.ServerCPUSource, u.ServerCPUResolution, u.Window.Round(time.Microsecond)))
+		}
+	}
 	f.Server.Host = &result.Host{StealShare: u.Host.Steal}
 	if u.Measured {
 		others := u.Host.Others

@@ -214,7 +214,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampledFrom := time.Now()
-	sampler := metrics.Start(c.inst.PIDs(), time.Second)
+	sampler := metrics.StartWith(c.inst.PIDs(), time.Second, c.group.CPUCounter())
 	var appSampler *metrics.Sampler
 	questionsBefore := int64(-1)
 	if c.app != nil {
