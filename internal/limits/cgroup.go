@@ -26,6 +26,10 @@ type Request struct {
 	CPUQuota    float64 // CPU time per period, in cores (0.5: half of one core)
 	// DeferIO makes the disk's group but leaves the caps for ApplyIO.
 	DeferIO bool
+	// pinSelf is a group shootout itself joins (PinSelf): it gets no v1
+	// cpuacct group, since Unpin moves shootout back in the cpuset
+	// hierarchy only, and Remove kills what is left in a group.
+	pinSelf bool
 }
 
 // Empty is true when nothing is asked.

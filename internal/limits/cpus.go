@@ -147,7 +147,7 @@ type Pinned struct {
 // PinSelf moves this whole process (every thread) onto cpus, through a
 // cpuset cgroup named shootout-<name>; Unpin moves it back.
 func PinSelf(name, cpus string) (*Pinned, error) {
-	g, err := Create(name, Request{CPUs: cpus}, "")
+	g, err := Create(name, Request{CPUs: cpus, pinSelf: true}, "")
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,9 @@ func (h v1) create(g *Group, r Request, dev string) error {
 		g.at[c] = dir
 		g.procs = append(g.procs, filepath.Join(dir, "cgroup.procs"))
 	}
-	h.account(g)
+	if !r.pinSelf {
+		h.account(g)
+	}
 	if r.MemoryBytes > 0 {
 		// In v1 memory.limit_in_bytes counts the page cache the group's
 		// processes fill, so a "1 GB VM" cannot cache more than 1 GB.

@@ -327,6 +327,12 @@ func TestGroupsCountTheirCPU(t *testing.T) {
 	if !slices.Contains(g.ProcsFiles(), filepath.Join(acct, "cgroup.procs")) || !slices.Contains(g.Dirs(), acct) {
 		t.Fatalf("v1: the server does not join a cpuacct group: %v", g.ProcsFiles())
 	}
+	// shootout's own cpuset group stays out of cpuacct: Unpin moves it
+	// back in the cpuset hierarchy only, and Remove would then kill it
+	write(t, filepath.Join(mkdirAll(t, filepath.Join(root, "cpuset")), "cgroup.procs"), "")
+	if p, err := create(v1{root}, "self", Request{CPUs: "0", pinSelf: true}, ""); err != nil || len(p.ProcsFiles()) != 1 {
+		t.Errorf("a group shootout pins itself in joins %v (%v)", p.ProcsFiles(), err)
+	}
 	write(t, filepath.Join(acct, "cpuacct.usage"), "7000123\n")
 	if got, err := g.CPUCounter().Read(); err != nil || got != 7000123 {
 		t.Errorf("v1: %v, %v", got, err)
