@@ -239,6 +239,11 @@ func (d *Disk) OverheadLine() string {
 	return line(d.dev.overhead.Load()) + ", flush " + line(d.dev.flushOverhead.Load())
 }
 
+// CPU is the CPU time the model's own code has used since the disk was
+// attached (see device.cpu); what the kernel and go-fuse spend carrying
+// each command to it and its answer back is not in it.
+func (d *Disk) CPU() time.Duration { return time.Duration(d.dev.cpu.Load()) }
+
 // Activate turns the model on (the run) or off (loading, settling).
 func (d *Disk) Activate(on bool) { d.dev.active.Store(on) }
 

@@ -271,32 +271,48 @@ func procResolution(n int) time.Duration { return time.Duration(max(n, 1)) * pro
 // reading of 0 or of one unit says nothing of what was used.
 func cpuResolved(resolution, window time.Duration) bool { return resolution < window }
 
+// Counters are the finer counters a Sampler takes where there are some.
+type Counters struct {
+	// Server is the server's CPU, in place of /proc's ticks.
+	Server *CPUCounter
+	// NotClient is CPU spent in shootout's own process that is not the
+	// client's (the disk model serving the server's disk): it is taken
+	// out of the client's CPU and reported apart.
+	NotClient func() time.Duration
+}
+
 // Sampler watches a server for the length of a run.
 type Sampler struct {
-	pids       []int
-	own        bool // an embedded server: the process itself, not its children
-	cpu        *CPUCounter
-	cpuStart   time.Duration
-	began      time.Time
-	start, end Usage
-	startSelf  float64
-	endSelf    float64
-	peakRSS    int64
-	maxLoad    float64
-	host       HostSample
-	stop       context.CancelFunc
-	wg         sync.WaitGroup
-	mu         sync.Mutex
+	notClient      func() time.Duration
+	notClientStart time.Duration
+	pids           []int
+	own            bool // an embedded server: the process itself, not its children
+	cpu            *CPUCounter
+	cpuStart       time.Duration
+	began          time.Time
+	start, end     Usage
+	startSelf      float64
+	endSelf        float64
+	peakRSS        int64
+	maxLoad        float64
+	host           HostSample
+	stop           context.CancelFunc
+	wg             sync.WaitGroup
+	mu             sync.Mutex
 }
 
 // Start takes the first reading and samples RSS and load every interval.
-func Start(pids []int, every time.Duration) *Sampler { return StartWith(pids, every, nil) }
+func Start(pids []int, every time.Duration) *Sampler { return StartWith(pids, every, Counters{}) }
 
-// StartWith is Start with the server's CPU taken from cpu, when it is not
-// nil and can be read, rather than from /proc's ticks.
-func StartWith(pids []int, every time.Duration, cpu *CPUCounter) *Sampler {
+// StartWith is Start with the finer counters of c: the server's CPU taken
+// from c.Server, when it is not nil and can be read, rather than from
+// /proc's ticks, and c.NotClient's CPU taken out of the client's.
+func StartWith(pids []int, every time.Duration, c Counters) *Sampler {
 	s := &Sampler{pids: pids, own: embeddedIn(pids), startSelf: SelfCPU(), maxLoad: LoadAvg1(), began: time.Now()}
-	if cpu != nil {
+	if c.NotClient != nil {
+		s.notClient, s.notClientStart = c.NotClient, c.NotClient()
+	}
+	if cpu := c.Server; cpu != nil {
 		var err error
 		if s.cpuStart, err = cpu.Read(); err == nil {
 			s.cpu = cpu
@@ -341,8 +357,11 @@ type Report struct {
 	PeakRSSBytes     int64
 	MaxLoadAvg       float64
 	ClientCPUSeconds float64
-	CtxSwitches      int64
-	Measured         bool // false when the server's processes are unknown
+	// NotClientCPUSeconds is the CPU of Counters.NotClient over the run,
+	// already taken out of ClientCPUSeconds.
+	NotClientCPUSeconds float64
+	CtxSwitches         int64
+	Measured            bool // false when the server's processes are unknown
 	// ServerCPUSource is the counter ServerCPUSeconds comes from, and
 	// ServerCPUResolution what it is good to; ServerCPUResolved is false
 	// when that is as long as the window, so ServerCPUSeconds says nothing.
@@ -379,7 +398,12 @@ func (s *Sampler) Stop() Report {
 			cpu, source, resolution = (end - s.cpuStart).Seconds(), s.cpu.Source, s.cpu.Resolution
 		}
 	}
+	var notClient float64
+	if s.notClient != nil {
+		notClient = (s.notClient() - s.notClientStart).Seconds()
+	}
 	return Report{
+		NotClientCPUSeconds: notClient,
 		ServerCPUSeconds:    cpu,
 		ServerCPUSource:     source,
 		ServerCPUResolution: resolution,
@@ -389,7 +413,7 @@ func (s *Sampler) Stop() Report {
 		ServerWriteBytes:    s.end.WriteBytes - s.start.WriteBytes,
 		PeakRSSBytes:        s.peakRSS,
 		MaxLoadAvg:          s.maxLoad,
-		ClientCPUSeconds:    s.endSelf - s.startSelf,
+		ClientCPUSeconds:    s.endSelf - s.startSelf - notClient,
 		CtxSwitches:         s.end.CtxSwitches - s.start.CtxSwitches,
 		Measured:            len(s.pids) > 0 && s.end.Processes > 0,
 		Host:                host,

@@ -159,14 +159,14 @@ func TestServerCPUComesFromTheFinestCounter(t *testing.T) {
 		reads = append(reads, time.Duration(len(reads)+1)*3*time.Millisecond)
 		return reads[len(reads)-1], nil
 	}}
-	r := StartWith([]int{os.Getpid()}, time.Hour, fake).Stop()
+	r := StartWith([]int{os.Getpid()}, time.Hour, Counters{Server: fake}).Stop()
 	if r.ServerCPUSeconds != 0.003 || r.ServerCPUSource != "cpuacct.usage" || !r.ServerCPUResolved {
 		t.Errorf("with a cgroup counter: %v s from %q, resolved %v", r.ServerCPUSeconds, r.ServerCPUSource, r.ServerCPUResolved)
 	}
 	broken := &CPUCounter{Source: "cpu.stat", Resolution: time.Microsecond, Read: func() (time.Duration, error) {
 		return 0, os.ErrNotExist
 	}}
-	r = StartWith([]int{os.Getpid()}, time.Hour, broken).Stop()
+	r = StartWith([]int{os.Getpid()}, time.Hour, Counters{Server: broken}).Stop()
 	if r.ServerCPUSource != procSource || r.ServerCPUResolution != procTick || r.ServerCPUResolved != (r.Window > procTick) {
 		t.Errorf("an unreadable counter, a window of %v: %q at %v, resolved %v", r.Window, r.ServerCPUSource, r.ServerCPUResolution, r.ServerCPUResolved)
 	}
@@ -177,5 +177,24 @@ func TestServerCPUComesFromTheFinestCounter(t *testing.T) {
 	}
 	if procResolution(4) != 4*procTick || cpuResolved(procTick, procTick) || !cpuResolved(time.Microsecond, time.Millisecond) {
 		t.Error("the rule: a sum over n processes is good to n ticks; resolved only when finer than the window")
+	}
+}
+
+// CPU spent in shootout's process that is not the client's (the disk
+// model's) is taken out of the client's figure and reported apart.
+func TestNotTheClientsCPUIsTakenOut(t *testing.T) {
+	var calls int
+	model := func() time.Duration {
+		calls++
+		return time.Duration(calls) * 2 * time.Millisecond
+	}
+	s := StartWith([]int{os.Getpid()}, time.Hour, Counters{NotClient: model})
+	for x, end := 0, time.Now().Add(30*time.Millisecond); time.Now().Before(end); x++ {
+		_ = x * x // the client's own work
+	}
+	r := s.Stop()
+	self := s.endSelf - s.startSelf // the process's CPU over the run
+	if r.NotClientCPUSeconds != 0.002 || r.ClientCPUSeconds < self-0.002-1e-9 || r.ClientCPUSeconds > self-0.002+1e-9 {
+		t.Errorf("model %v s, client %v s of %v s in the process", r.NotClientCPUSeconds, r.ClientCPUSeconds, self)
 	}
 }

@@ -325,6 +325,10 @@ type Load struct {
 type Client struct {
 	CPUSeconds      float64 `json:"cpu_s"`
 	CPUSecondsPerOp float64 `json:"cpu_s_per_op"`
+	// DiskModelCPUSeconds is what the disk model (--disk), which serves
+	// the server's disk from inside shootout's process, used of its CPU
+	// during the run: taken out of CPUSeconds, since it is the disk's.
+	DiskModelCPUSeconds float64 `json:"disk_model_cpu_s,omitempty"`
 }
 
 // Limits is what was applied and the evidence for it.

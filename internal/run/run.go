@@ -133,6 +133,17 @@ func fillDriver(f *result.File, d *driver.Result) {
 	}
 }
 
+// counters are the finer counters the cell's sampler takes: the server's
+// CPU from its cgroup, and the disk model's CPU, which runs in shootout's
+// process, apart from the client's.
+func (c *cellRun) counters() metrics.Counters {
+	k := metrics.Counters{Server: c.group.CPUCounter()}
+	if c.disk != nil {
+		k.NotClient = c.disk.CPU
+	}
+	return k
+}
+
 func fillServer(f *result.File, u metrics.Report, events int64, inst target.Instance) {
 	per := func(x float64) float64 {
 		if events == 0 {
@@ -140,7 +151,7 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 		}
 		return x / float64(events)
 	}
-	f.Client = result.Client{CPUSeconds: u.ClientCPUSeconds, CPUSecondsPerOp: per(u.ClientCPUSeconds)}
+	f.Client = result.Client{CPUSeconds: u.ClientCPUSeconds, CPUSecondsPerOp: per(u.ClientCPUSeconds), DiskModelCPUSeconds: u.NotClientCPUSeconds}
 	f.Server = result.Server{Measured: u.Measured, ReadBytes: u.ServerReadBytes, WriteBytes: u.ServerWriteBytes,
 		ReadBytesPerOp: per(float64(u.ServerReadBytes)), WriteBytesPerOp: per(float64(u.ServerWriteBytes)),
 		PeakRSSBytes: u.PeakRSSBytes, MaxLoadAvg: u.MaxLoadAvg,

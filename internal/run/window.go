@@ -214,7 +214,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	disk := startDiskWindow(c.inst.DataDir())
 	sampledFrom := time.Now()
-	sampler := metrics.StartWith(c.inst.PIDs(), time.Second, c.group.CPUCounter())
+	sampler := metrics.StartWith(c.inst.PIDs(), time.Second, c.counters())
 	var appSampler *metrics.Sampler
 	questionsBefore := int64(-1)
 	if c.app != nil {
