@@ -256,6 +256,7 @@ func (d *Disk) Evidence() map[string]string {
 		"disk.model":            d.Spec.String(),
 		"disk.loop":             d.Loop,
 		"disk.late":             fmt.Sprint(d.dev.late.Load()),
+		"disk.early":            fmt.Sprint(d.dev.early.Load()),
 		"disk.timed":            fmt.Sprint(d.dev.timed.Load()),
 		"disk.overhead_us":      fmt.Sprintf("%.1f", d.Overhead().Seconds()*1e6),
 		"disk.overhead_by_idle": d.OverheadLine(),
@@ -271,6 +272,15 @@ func (d *Disk) Evidence() map[string]string {
 		m[prefix+"write_bytes"] = fmt.Sprint(c.writeBytes.Load())
 	}
 	return m
+}
+
+// EarlyShare is the share of the commands timed by the model whose
+// answer reached its client before the model's time (see device.early).
+func (d *Disk) EarlyShare() float64 {
+	if n := d.dev.timed.Load(); n > 0 {
+		return float64(d.dev.early.Load()) / float64(n)
+	}
+	return 0
 }
 
 // LateShare is the share of the commands timed by the model that the

@@ -43,8 +43,16 @@ type device struct {
 	// already covers when it is on
 	inside, insideN atomic.Int64
 
-	late  atomic.Int64
-	timed atomic.Int64 // commands the model timed
+	// late counts answers the mechanism sent after the model's time less
+	// the round trip (the IO or a stall took longer); early counts those
+	// whose client had them before the model's time: its next command
+	// arrived before it, which happens when the round trip subtracted was
+	// longer than the one the answer took (the table's figure after idle
+	// CPUs, while busy ones carry an answer faster)
+	late, early atomic.Int64
+	// inFlight counts the commands the model is timing
+	inFlight atomic.Int64
+	timed    atomic.Int64 // commands the model timed
 	// answered is the latest model time of an answer sent. Answers go out
 	// early by the mechanism's round trip, so a command sent in reply can
 	// reach the model before the answer's own time when the round trip
@@ -190,8 +198,13 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 	}
 	d.timed.Add(1)
 	t0 := now()
+	answered := time.Duration(d.answered.Load())
+	if earlyReply(t0, answered, d.inFlight.Add(1)-1) {
+		d.early.Add(1)
+	}
+	defer d.inFlight.Add(-1)
 	if _, head := d.eng.(*hdd); head {
-		t0 = max(t0, time.Duration(d.answered.Load()))
+		t0 = max(t0, answered)
 	}
 	r := &ioreq{op: op, off: off, n: n, arrived: t0, done: make(chan struct{})}
 	d.mu.Lock()
@@ -214,6 +227,16 @@ func (d *device) serve(op opKind, off int64, n int64, io func() error) error {
 		<-r.done
 	}
 	return err
+}
+
+// earlyReply says whether a command that arrived at t, when the latest
+// answer sent was for model time answered and others were in flight,
+// shows that answer reached its client early: with nothing else in
+// flight the command is the client's next, sent after it had the answer.
+// (With other commands in flight it may be another client's, sent
+// without waiting for that answer: it shows nothing.)
+func earlyReply(t, answered time.Duration, others int64) bool {
+	return others == 0 && t < answered
 }
 
 // overheadPoint is the mechanism's mean round trip after the CPUs idled.
@@ -260,6 +283,11 @@ func (d *device) answerAt(t time.Duration, overhead *overheadTable) {
 	sleepUntil(wake)
 	if woke := now() - wake; woke >= 0 {
 		d.wakeLate.Store(int64(early + (woke-early)/16))
+	}
+	// a sleep that woke before the answer's time (it ends early by how
+	// late sleeps have woken) waits the rest out: sent now, the answer
+	// would reach its client early, as a late one reaches it late
+	for now() < target {
 	}
 }
 

@@ -47,3 +47,38 @@ func TestModelCountsItsOwnCPU(t *testing.T) {
 		t.Fatalf("128 commands of 1 MiB counted %v of the model's CPU", got)
 	}
 }
+
+// Early answers are counted as late ones are: an answer sent before its
+// model time by a round trip longer than the one it took reaches its
+// client early, and the client's next command arrives before that time.
+func TestEarlyAnswersAreCounted(t *testing.T) {
+	if !earlyReply(5, 10, 0) || earlyReply(10, 10, 0) || earlyReply(5, 10, 1) {
+		t.Fatal("early: a command alone in flight, arriving before the last answer's model time")
+	}
+	for _, c := range []struct {
+		roundTrip time.Duration // what the device takes off each answer
+		early     bool
+	}{{0, false}, {50 * time.Millisecond, true}} {
+		s, err := Parse("cloud")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.newEngine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := newDevice(e, nil, 1<<30)
+		table := overheadTable{{0, c.roundTrip}}
+		d.overhead.Store(&table)
+		d.flushOverhead.Store(&table)
+		d.active.Store(true)
+		// a client at queue depth 1: each command sent when the last is answered
+		for i := 0; i < 20; i++ {
+			d.serve(opRead, int64(i)*4096, 4096, func() error { return nil })
+		}
+		d.close()
+		if early := d.early.Load(); (early > 0) != c.early || c.early && early < 19 {
+			t.Errorf("answers sent %v before the model's time: %d of 20 counted early", c.roundTrip, early)
+		}
+	}
+}

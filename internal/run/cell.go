@@ -197,6 +197,9 @@ func (c *cellRun) attachDisk() error {
 		if share := d.LateShare(); share > disk.Tolerance {
 			c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("the disk model answered %.0f%% of commands late: this machine could not keep the %s model's times, so the figures are those of a slower disk (shootout calibrate --disk %s)", share*100, spec.Model, spec))
 		}
+		if share := d.EarlyShare(); share > disk.Tolerance {
+			c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("the disk model's answers reached their clients before the model's time for %.0f%% of commands: the round trip it takes off after idle CPUs is longer than busy CPUs take, so the figures are those of a faster disk than %s", share*100, spec))
+		}
 		if err := d.Close(); err != nil {
 			logf(c.Log, "--disk: %v (the next command's sweep retries)", err)
 			return
