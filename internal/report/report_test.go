@@ -389,13 +389,14 @@ func TestAFailedCellsReasonDoesNotWidenTheTable(t *testing.T) {
 // table alike (files written before run left the client's empty have it
 // in both).
 func TestEmbeddedCPUIsOnlyInTheServerColumn(t *testing.T) {
+	cpu, perOp := 0.5, 0.0005
 	f := &result.File{
 		Cell:       result.Cell{ID: "sqlite__kv", Target: "sqlite", Workload: "kv", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}, Repeat: 1},
 		Target:     result.Target{Name: "sqlite", Flavor: "sqlite"},
 		Status:     "ok",
 		Throughput: result.Throughput{Reads: 1000, Events: 1000, Seconds: 1, TPS: 1000},
 		Ops:        map[string]result.Op{"read": {Snapshot: hist.Snapshot{Count: 1000, MeanMs: 0.01}}},
-		Server:     result.Server{Measured: true, CPUSeconds: 0.5, CPUSecondsPerOp: 0.0005},
+		Server:     result.Server{Measured: true, CPUSeconds: &cpu, CPUSecondsPerOp: &perOp},
 		Client:     result.Client{CPUSeconds: 0.5, CPUSecondsPerOp: 0.0005},
 	}
 	var b bytes.Buffer
