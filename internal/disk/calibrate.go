@@ -190,7 +190,7 @@ func fioArgs(dev string, p Pattern, seconds int) []string {
 	if p.Depth > 1 {
 		engine = "libaio"
 	}
-	args := []string{"--name=shootout-disk", "--filename=" + dev, "--rw=" + p.RW, fmt.Sprintf("--bs=%d", p.BS),
+	args := []string{"--name=shootout-disk", "--thread", "--filename=" + dev, "--rw=" + p.RW, fmt.Sprintf("--bs=%d", p.BS),
 		"--direct=1", "--ioengine=" + engine, fmt.Sprintf("--iodepth=%d", p.Depth),
 		"--time_based", fmt.Sprintf("--runtime=%d", seconds), "--randrepeat=0", "--norandommap"}
 	if p.Fsync {

@@ -286,10 +286,19 @@ func (d *device) answerAt(t time.Duration, overhead *overheadTable) {
 	}
 	// a sleep that woke before the answer's time (it ends early by how
 	// late sleeps have woken) waits the rest out: sent now, the answer
-	// would reach its client early, as a late one reaches it late
+	// would reach its client early, as a late one reaches it late. Only
+	// the last few microseconds are spun: this thread shares the client's
+	// core, and a longer wait is slept again (a late wake is counted in
+	// wakeLate, so the next answer starts earlier)
+	if rest := target - now(); rest > maxSpin {
+		sleepUntil(target)
+	}
 	for now() < target {
 	}
 }
+
+// maxSpin is the longest an answer is held by spinning on the CPU.
+const maxSpin = 20 * time.Microsecond
 
 // answering records that an answer of model time t goes out now.
 func (d *device) answering(t time.Duration) {

@@ -81,7 +81,7 @@ func fioIOPS(file, rw string, depth, seconds int, g *Group) (float64, error) {
 	if depth > 1 {
 		engine = "libaio"
 	}
-	cmd := exec.Command(fioPath, "--name=shootout-calibrate", "--filename="+file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
+	cmd := exec.Command(fioPath, "--name=shootout-calibrate", "--thread", "--filename="+file, fmt.Sprintf("--size=%d", NeighbourFileBytes),
 		"--rw="+rw, "--bs=4k", "--direct=1", "--ioengine="+engine, fmt.Sprintf("--iodepth=%d", depth),
 		"--time_based", fmt.Sprintf("--runtime=%d", seconds), "--output-format=json")
 	if g != nil {

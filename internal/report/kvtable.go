@@ -143,11 +143,23 @@ func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
 		rows = append(rows, append(lead, numCell(fmt.Sprint(len(ok))), numCell(fmt.Sprintf("%.0f", rate)), numCell(ratio),
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P50Ms }))),
 			numCell(fmt.Sprintf("%.3f", fig(func(f *result.File) float64 { return f.Ops["read"].P99Ms }))),
-			numCell(perRow(func(f *result.File) float64 { cpu, _ := f.Server.CPU(); return cpu })),
+			numCell(serverPerRow(ok, perRow)),
 			numCell(clientPerRow(ok, perRow)),
 			txt(inMemoryText(ok)), txt(versionOf(ok))))
 	}
 	return head, rows
+}
+
+// serverPerRow is the server's CPU per row, n/a when a repeat could not
+// resolve it (a window shorter than its counter's unit) or did not
+// measure it (an external server): a 0 would pass for a figure.
+func serverPerRow(fs []*result.File, perRow func(func(*result.File) float64) string) string {
+	for _, f := range fs {
+		if _, ok := f.Server.CPU(); !ok {
+			return notMeasured
+		}
+	}
+	return perRow(func(f *result.File) float64 { cpu, _ := f.Server.CPU(); return cpu })
 }
 
 // clientPerRow is the client's CPU per row, n/a for an embedded database:

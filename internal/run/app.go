@@ -190,7 +190,7 @@ func (c *cellRun) fillApp(au, du metrics.Report, events int64, counters map[stri
 	}
 	// an embedded database (SQLite) runs inside Redmine's own processes:
 	// its CPU is in the application's, and there is no share to give
-	if total := a.CPUSeconds + du.ServerCPUSeconds; total > 0 && !c.t.Embedded() {
+	if total := a.CPUSeconds + du.ServerCPUSeconds; total > 0 && !c.t.Embedded() && du.ServerCPUResolved {
 		a.DBShare = du.ServerCPUSeconds / total
 	}
 	if qBefore >= 0 && qAfter >= qBefore && a.Requests > 0 {

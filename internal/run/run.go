@@ -137,7 +137,13 @@ func fillDriver(f *result.File, d *driver.Result) {
 // CPU from its cgroup, and the disk model's CPU, which runs in shootout's
 // process, apart from the client's.
 func (c *cellRun) counters() metrics.Counters {
-	k := metrics.Counters{Server: c.group.CPUCounter()}
+	var k metrics.Counters
+	// an application in the loop runs in the server's cgroup, whose
+	// counter would add its CPU to the server's: the server's process
+	// tree, from /proc, is then the only count of the server alone
+	if c.app == nil {
+		k.Server = c.group.CPUCounter()
+	}
 	if c.disk != nil {
 		k.NotClient = c.disk.CPU
 	}
@@ -175,7 +181,8 @@ func fillServer(f *result.File, u metrics.Report, events int64, inst target.Inst
 	case !u.Measured:
 		f.Server.Note = "server processes unknown (external server): only the load average is measured"
 	case len(inst.PIDs()) == 1 && inst.PIDs()[0] == os.Getpid():
-		f.Server.Note = "embedded: the server is the shootout process, so these figures include the client's"
+		f.Server.Note = joinNotes(f.Server.Note, "embedded: the server is the shootout process, so these figures include the client's"+
+			" (and, on a modelled disk, the model's)")
 		// the client's CPU is the same process's, already all in the
 		// server's: kept in both, a sum of the two counted it twice
 		f.Client = result.Client{}
