@@ -69,7 +69,7 @@ const (
 	// the load in one scan, each index in a sort buffer of its own
 	// (innodb_sort_buffer_size) and in the tuple pointers and field
 	// descriptors beside it, about 7 times the buffer for integer keys:
-	// Redmine's issues (100,000 rows, 11 indexes) took mariadbd from
+	// Redmine's issues (100,000 rows, 11 indexes) took the server's cgroup from
 	// 147 MB to 226 MB at the default 1M, which the 256M cap's OOM killer
 	// killed once in eight giant loads (issue 35). The buffer is sized so
 	// that this many indexes at once fit the build's share: more than the

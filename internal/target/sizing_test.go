@@ -85,7 +85,7 @@ func TestMemoryPlanFitsEveryPhase(t *testing.T) {
 
 // innodbBuildMeasured is what InnoDB's index build after the load holds
 // beyond its buffer pool under plan p, by the measurement: the 11 indexes
-// of Redmine's giant issues (100,000 rows) took mariadbd from 147 to
+// of Redmine's giant issues (100,000 rows) took the server's cgroup from 147 to
 // 226 MB at innodb_sort_buffer_size's default of 1M (7.2 MB an index),
 // 20 MB at 256K, in one ALTER TABLE; a plan that leaves the setting to
 // MariaDB gets the default.
