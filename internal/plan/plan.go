@@ -253,7 +253,8 @@ func yamlError(err error) string {
 
 func planKeys() []string {
 	return []string{"name", "targets", "baseline", "workloads", "params", "datasets", "clients", "duration", "ops", "reps", "rate",
-		"repeat", "rsd", "max_repeat", "alpha", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "data_seed", "seed", "settings", "settings_file", "max_retries", "dataset_memory"}
+		"repeat", "rsd", "max_repeat", "alpha", "memory", "iops", "bps", "disk", "cpus", "neighbour", "app", "neighbour_file", "trim", "interval", "data_seed", "seed", "settings", "settings_file", "max_retries", "dataset_memory",
+		"paths", "allocators", "allocator_targets"}
 }
 
 // errAt names the plan file and line of key, or the flag, in an error.
