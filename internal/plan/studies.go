@@ -31,7 +31,7 @@ var defaultRepeats = stats.LeastRepeats(DefaultAlpha)
 var Studies = []Study{
 	{
 		Name: "default",
-		Description: fmt.Sprintf("oltp_read_write on 100k rows, 8 clients, 8 s, on every target available here, "+
+		Description: fmt.Sprintf("oltp_read_write on 100k rows, 8 clients, 8 s, on SQLite, InnoDB, MyRocks and PostgreSQL (those available here), "+
 			"%d repeats taken in turns (A B C D A B C D …): the fewest with which a difference can be significant; "+
 			"about 5 minutes", defaultRepeats),
 		// the repeats are the plan's outermost loop, so each round runs
