@@ -355,6 +355,7 @@ loop:
 	end := time.Now()
 	collect(end)
 	res.Elapsed = end.Sub(start)
+	res.Started = start
 	res.fill(slices, byStart, cfg.Trim)
 	for _, cl := range clients {
 		cl.mu.Lock()

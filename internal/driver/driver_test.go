@@ -588,3 +588,29 @@ func TestRecordingAllocatesNothing(t *testing.T) {
 		t.Errorf("slices 0 and 2 hold %d and %d latencies of op 1, want 1002 and 1001", n0, n2)
 	}
 }
+
+// Started places the measured window in time for a reader outside (make
+// bench reads the server's CPU over it): after the clients connected, and
+// ending, with Elapsed, before Run returns.
+func TestStartedPlacesTheWindowAfterTheConnects(t *testing.T) {
+	cfg := base()
+	cfg.Duration = 100 * time.Millisecond
+	inner, _, _, _ := connector(func(int64) (time.Duration, error) { return time.Millisecond, nil })
+	var connected time.Time
+	connect := func(ctx context.Context, client int) (workload.Worker, error) {
+		time.Sleep(30 * time.Millisecond)
+		connected = time.Now()
+		return inner(ctx, client)
+	}
+	res, err := Run(context.Background(), cfg, connect)
+	returned := time.Now()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Started.Before(connected) {
+		t.Fatalf("window started %v before the last client connected", connected.Sub(res.Started))
+	}
+	if end := res.Started.Add(res.Elapsed); end.After(returned) {
+		t.Fatalf("window ends %v after Run returned", end.Sub(returned))
+	}
+}

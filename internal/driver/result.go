@@ -64,9 +64,12 @@ type OpStats struct {
 
 // Result is everything the driver measured in one run.
 type Result struct {
-	OpNames         []string
-	Clients         int
-	Elapsed         time.Duration
+	OpNames []string
+	Clients int
+	Elapsed time.Duration
+	// Started is when the measured window began (the clock Elapsed
+	// counts from), so a reader outside can measure the same window.
+	Started         time.Time
 	Ops             map[string]OpStats
 	All             hist.Snapshot // every operation, untrimmed: sysbench's "Latency"
 	Events          int64

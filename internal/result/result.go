@@ -113,7 +113,11 @@ type Op struct {
 
 // Throughput is over the whole measured run, as sysbench computes it.
 type Throughput struct {
-	Seconds    float64          `json:"seconds"`
+	Seconds float64 `json:"seconds"`
+	// StartedAt is the wall-clock moment the driven run began: with
+	// Seconds it places the window in time, so a tool outside shootout
+	// (make bench) can read a server's counters over the same window.
+	StartedAt  time.Time        `json:"started_at,omitempty"`
 	Events     int64            `json:"events"`
 	TPS        float64          `json:"tps"`
 	QPS        float64          `json:"qps"`

@@ -119,7 +119,7 @@ func fillDriver(f *result.File, d *driver.Result) {
 	}
 	evAvg, evSD, tAvg, tSD := d.Fairness()
 	f.Throughput = result.Throughput{
-		Seconds: d.Elapsed.Seconds(), Events: d.Events, TPS: d.TPS(), QPS: d.QPS(),
+		Seconds: d.Elapsed.Seconds(), StartedAt: d.Started.UTC(), Events: d.Events, TPS: d.TPS(), QPS: d.QPS(),
 		Reads: d.Reads, Writes: d.Writes, Other: d.Other, Errors: d.Errors, ErrorsBy: d.ByClass,
 		Retries: d.Retries, GivenUp: d.FailedOps, Reconnects: d.Reconnects, Latency: d.All,
 		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
