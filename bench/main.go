@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,10 +39,14 @@ type sample struct {
 	wallRun    float64 // shootout: the measured run's seconds
 	tps, qps   float64
 	queries    float64
-	srvCPU     float64 // seconds of the server's CPU during the run
-	srvSwitch  float64 // the server's context switches during the run
-	cliSwitch  float64 // the client process's context switches (getrusage)
-	cliWindow  float64 // shootout: its own CPU in the measured window
+	srvCPU     float64 // seconds of the server's CPU in the tool's measured window
+	srvSwitch  float64 // the server's context switches in that window
+	srvCPULife float64 // the server's CPU over the client process's life
+	readings   []reading
+	ended      time.Time // when the client process had exited
+	started    time.Time // shootout: when its measured window began
+	cliSwitch  float64   // the client process's context switches (getrusage)
+	cliWindow  float64   // shootout: its own CPU in the measured window
 	clientNote string
 }
 
@@ -77,15 +82,17 @@ func placeServer(pids []int) error {
 	return nil
 }
 
-// serverTimed runs a client as timed does and adds the server's CPU over
-// the client's life: a client that sends more or costlier requests per
-// query shows here, not in its own CPU.
+// serverTimed runs a client as timed does and reads the server over the
+// client's life (servercpu.go): a client that sends more or costlier
+// requests per query shows there, not in its own CPU. srvCPU is the
+// whole life's until the caller narrows it to the measured window.
 func serverTimed(ctx context.Context, pids []int, name string, args ...string) (sample, string, error) {
-	before := metrics.ReadTree(pids)
+	w := watchServer(pids)
 	s, out, err := timed(ctx, name, args...)
-	after := metrics.ReadTree(pids)
-	s.srvCPU = after.CPUSeconds - before.CPUSeconds
-	s.srvSwitch = float64(after.CtxSwitches - before.CtxSwitches)
+	s.readings = w.end()
+	first, last := s.readings[0], s.readings[len(s.readings)-1]
+	s.srvCPU, s.srvSwitch = last.cpu-first.cpu, last.ctx-first.ctx
+	s.srvCPULife = s.srvCPU
 	return s, out, err
 }
 
@@ -93,7 +100,8 @@ func main() {
 	shootout := flag.String("shootout", "bin/shootout", "the shootout binary to measure")
 	rows := flag.Int("rows", 1000000, "table size")
 	clients := flag.String("clients", "8,100", "comma-separated client threads/goroutines")
-	via := flag.String("via", "unix", "how both clients reach the server: unix (its socket) or tcp (127.0.0.1)")
+	via := flag.String("via", "unix", "comma-separated: how both clients reach the server, unix (its socket) and/or tcp (127.0.0.1); each runs every MariaDB comparison on the same server and table")
+	tcpUnplaced := flag.Bool("tcp-unplaced", true, "under -placement none, run every MariaDB comparison over tcp as well: how a client reaches an external server")
 	redisConns := flag.Int("redis-clients", 50, "connections of the Redis comparison (0: skip it)")
 	withSysbench := flag.Bool("sysbench", true, "run the MariaDB comparison with sysbench")
 	dur := flag.Duration("duration", 10*time.Second, "length of each run")
@@ -116,9 +124,14 @@ func main() {
 		}
 		cs = append(cs, n)
 	}
-	if *via != "unix" && *via != "tcp" {
-		fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", *via)
-		os.Exit(2)
+	var vias []string
+	for _, v := range strings.Split(*via, ",") {
+		v = strings.TrimSpace(v)
+		if v != "unix" && v != "tcp" {
+			fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", v)
+			os.Exit(2)
+		}
+		vias = append(vias, v)
 	}
 	var places []bool
 	for _, p := range strings.Split(*placements, ",") {
@@ -148,7 +161,11 @@ func main() {
 			fmt.Printf("== placement none: server and clients on any core\n\n")
 		}
 		if *withSysbench {
-			if err := run(ctx, *shootout, *rows, cs, *via, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
+			vs := vias
+			if !split && *tcpUnplaced && !slices.Contains(vs, "tcp") {
+				vs = append(slices.Clone(vs), "tcp")
+			}
+			if err := run(ctx, *shootout, *rows, cs, vs, *dur, *repeats, *loadRepeats, strings.Split(*tests, ",")); err != nil {
 				fmt.Fprintln(os.Stderr, "bench:", err)
 				os.Exit(1)
 			}
@@ -163,7 +180,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, bin string, rows int, clientCounts []int, via string, dur time.Duration, repeats, loadRepeats int, tests []string) error {
+func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []string, dur time.Duration, repeats, loadRepeats int, tests []string) error {
 	if _, err := exec.LookPath("sysbench"); err != nil {
 		return fmt.Errorf("sysbench not found; fix: apt-get install -y sysbench")
 	}
@@ -197,22 +214,26 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION(), @@socket").Scan(&port, &version, &socket); err != nil {
 		return err
 	}
-	url := fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
-	sb := []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
-		"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
-	if via == "unix" {
-		// both clients over the server's socket: the transport is part
-		// of what is compared, so the yardstick takes the same one
-		for _, q := range []string{"CREATE USER 'bench'@'localhost' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'localhost'"} {
-			if _, err := db.ExecContext(ctx, q); err != nil {
-				return err
-			}
+	for _, q := range []string{"CREATE USER 'bench'@'localhost' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'localhost'"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
 		}
-		url = fmt.Sprintf("mysql://bench:%s@localhost/sbtest?engine=innodb&socket=%s", pw, socket)
-		sb = append(sb, "--mysql-socket="+socket)
 	}
+	// both clients take the same transport: it is part of what is
+	// compared, so the yardstick takes the one shootout takes
+	endpoint := func(via string) (url string, sb []string) {
+		url = fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
+		sb = []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
+			"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
+		if via == "unix" {
+			url = fmt.Sprintf("mysql://bench:%s@localhost/sbtest?engine=innodb&socket=%s", pw, socket)
+			sb = append(sb, "--mysql-socket="+socket)
+		}
+		return url, sb
+	}
+	url, sb := endpoint(vias[0])
 	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, clients %v, over %s, %s per run, %d runs per tool, alternating\n\n",
-		version, rows, clientCounts, via, dur, repeats)
+		version, rows, clientCounts, strings.Join(vias, " then "), dur, repeats)
 
 	drop := func() error { _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS sbtest1"); return err }
 	var sbLoad, soLoad []sample
@@ -241,6 +262,7 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 
 	type pair struct{ sb, so []sample }
 	type key struct {
+		via     string
 		test    string
 		clients int
 		client  string // shootout's: go, or libmariadb (a loop in C per client)
@@ -254,87 +276,103 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, via stri
 		}
 		return []string{"go"}
 	}
+	var keys []key
 	results := map[key]*pair{}
-	for _, clients := range clientCounts {
-		for _, test := range tests {
-			for _, client := range clientsOf(test) {
-				results[key{test, clients, client}] = &pair{}
-			}
-			for i := 0; i < repeats; i++ {
-				args := append([]string{test}, sb...)
-				args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
-				s, out, err := serverTimed(ctx, inst.PIDs(), "sysbench", args...)
-				if err != nil {
-					return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
-				}
-				if err := parseSysbench(out, &s); err != nil {
-					return err
-				}
-				y := s
+	for _, via := range vias {
+		url, sb := endpoint(via)
+		for _, clients := range clientCounts {
+			for _, test := range tests {
 				for _, client := range clientsOf(test) {
-					k := key{test, clients, client}
-					results[k].sb = append(results[k].sb, y)
-					outDir := filepath.Join(work, fmt.Sprintf("%s-%d-%s-%d", test, clients, client, i))
-					s, out, err = serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
-						"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--param", "client="+client, "--out", outDir)
+					k := key{via, test, clients, client}
+					keys = append(keys, k)
+					results[k] = &pair{}
+				}
+				for i := 0; i < repeats; i++ {
+					args := append([]string{test}, sb...)
+					args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
+					y, out, err := serverTimed(ctx, inst.PIDs(), "sysbench", args...)
 					if err != nil {
-						return fmt.Errorf("shootout %s client=%s: %v\n%s", test, client, err, out)
+						return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
 					}
-					if err := readShootout(outDir, &s); err != nil {
+					if err := parseSysbench(out, &y); err != nil {
 						return err
 					}
-					results[k].so = append(results[k].so, s)
-					fmt.Printf("%s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q %.1f / %.1f; shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n", test, clients, i+1, y.qps, client, s.qps,
-						y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
-						y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
+					// its window ends with its timer, a few ms before it exits
+					if err := y.overWindow(y.ended.Add(-time.Duration(y.wallRun*float64(time.Second))), y.wallRun); err != nil {
+						return fmt.Errorf("sysbench %s: %w", test, err)
+					}
+					for _, client := range clientsOf(test) {
+						k := key{via, test, clients, client}
+						results[k].sb = append(results[k].sb, y)
+						outDir := filepath.Join(work, fmt.Sprintf("%s-%s-%d-%s-%d", via, test, clients, client, i))
+						s, out, err := serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
+							"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--param", "client="+client, "--out", outDir)
+						if err != nil {
+							return fmt.Errorf("shootout %s client=%s: %v\n%s", test, client, err, out)
+						}
+						if err := readShootout(outDir, &s); err != nil {
+							return err
+						}
+						if err := s.overWindow(s.started, s.wallRun); err != nil {
+							return fmt.Errorf("shootout %s client=%s (throughput.started_at): %w", test, client, err)
+						}
+						results[k].so = append(results[k].so, s)
+						fmt.Printf("%s %s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q in the window %.1f / %.1f (over the client's life %.1f / %.1f); shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n",
+							via, test, clients, i+1, y.qps, client, s.qps,
+							y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, y.srvCPULife/y.queries*1e6, s.srvCPULife/s.queries*1e6,
+							s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
+							y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
+					}
 				}
 			}
 		}
 	}
-	// a row's name: the test, its clients, and shootout's client when it
-	// is not the Go driver
+	// a row's name: the transport, the test, its clients, and shootout's
+	// client when it is not the Go driver
 	rowName := func(k key) string {
-		if k.client == "go" {
-			return fmt.Sprintf("%s@%d", k.test, k.clients)
+		n := fmt.Sprintf("%s %s@%d", k.via, k.test, k.clients)
+		if k.client != "go" {
+			n += " " + k.client
 		}
-		return fmt.Sprintf("%s@%d %s", k.test, k.clients, k.client)
+		return n
 	}
-	fmt.Printf("\n%-34s %12s %12s %7s %12s %12s %7s %16s %16s %16s\n", "test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q", "server µs CPU/q")
-	for _, clients := range clientCounts {
-		for _, test := range tests {
-			for _, client := range clientsOf(test) {
-				k := key{test, clients, client}
-				p := results[k]
-				f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
-				tps := func(s sample) float64 { return s.tps }
-				qps := func(s sample) float64 { return s.qps }
-				cpq := func(s sample) float64 { return s.cpu / s.queries * 1e6 }
-				srv := func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }
-				fmt.Printf("%-34s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %16.2f %16.2f %16s\n", rowName(k),
-					f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
-					f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
-			}
-		}
+	fmt.Printf("\n%-39s %12s %12s %7s %12s %12s %7s %17s %17s %15s\n", "via test@clients (medians)", "sysbench tps", "shootout tps", "ratio", "sysbench qps", "shootout qps", "ratio", "sysbench µs CPU/q", "shootout µs CPU/q", "server µs CPU/q")
+	for _, k := range keys {
+		p := results[k]
+		f := func(ss []sample, v func(sample) float64) float64 { return median(ss, v) }
+		tps := func(s sample) float64 { return s.tps }
+		qps := func(s sample) float64 { return s.qps }
+		cpq := func(s sample) float64 { return s.clientCPU() / s.queries * 1e6 }
+		srv := func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }
+		fmt.Printf("%-39s %12.0f %12.0f %7.2f %12.0f %12.0f %7.2f %17.2f %17.2f %15s\n", rowName(k),
+			f(p.sb, tps), f(p.so, tps), f(p.so, tps)/f(p.sb, tps), f(p.sb, qps), f(p.so, qps), f(p.so, qps)/f(p.sb, qps),
+			f(p.sb, cpq), f(p.so, cpq), fmt.Sprintf("%.1f / %.1f", f(p.sb, srv), f(p.so, srv)))
 	}
-	fmt.Printf("\nshootout against sysbench over the %d runs of each (~: within the noise, as shootout compare says it)\n", repeats)
-	for _, clients := range clientCounts {
-		for _, test := range tests {
-			for _, client := range clientsOf(test) {
-				k := key{test, clients, client}
-				p := results[k]
-				fmt.Printf("%-34s qps %s; client µs CPU/q %s\n", rowName(k),
-					verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
-				// where the CPU per query goes when the tools share cores:
-				// a server that switches more per query pays in the kernel
-				sw := func(v func(sample) float64) string {
-					return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
-				}
-				fmt.Printf("%-34s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
-					sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
-			}
+	fmt.Printf("\nshootout against sysbench over the %d runs of each (~: within the noise, as shootout compare says it); the server's figures over each tool's measured window\n", repeats)
+	for _, k := range keys {
+		p := results[k]
+		fmt.Printf("%-39s qps %s; client µs CPU/q %s; server µs CPU/q %s\n", rowName(k),
+			verdict(p.sb, p.so, func(s sample) float64 { return s.qps }), verdict(p.sb, p.so, func(s sample) float64 { return s.clientCPU() / s.queries * 1e6 }),
+			verdict(p.sb, p.so, func(s sample) float64 { return s.srvCPU / s.queries * 1e6 }))
+		// where the CPU per query goes when the tools share cores:
+		// a server that switches more per query pays in the kernel
+		sw := func(v func(sample) float64) string {
+			return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
 		}
+		fmt.Printf("%-39s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
+			sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
 	}
 	return nil
+}
+
+// clientCPU is the client's CPU over its measured window: shootout's as
+// it records it (its checks before and after the run left out),
+// sysbench's over its life, which adds only its connects to its window.
+func (s sample) clientCPU() float64 {
+	if !s.started.IsZero() {
+		return s.cliWindow
+	}
+	return s.cpu
 }
 
 // timed runs a client to completion and reads its own CPU from rusage.
@@ -348,7 +386,7 @@ func timed(ctx context.Context, name string, args ...string) (sample, string, er
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
-	s := sample{wall: time.Since(start).Seconds()}
+	s := sample{wall: time.Since(start).Seconds(), ended: time.Now()}
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			s.cpu = float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
@@ -361,16 +399,19 @@ func timed(ctx context.Context, name string, args ...string) (sample, string, er
 var (
 	reTx = regexp.MustCompile(`transactions:\s+(\d+)\s+\(([\d.]+) per sec`)
 	reQ  = regexp.MustCompile(`queries:\s+(\d+)\s+\(([\d.]+) per sec`)
+	// from its threads' start to its timer's end: its measured window
+	reTotal = regexp.MustCompile(`total time:\s+([\d.]+)s`)
 )
 
 func parseSysbench(out string, s *sample) error {
-	t, q := reTx.FindStringSubmatch(out), reQ.FindStringSubmatch(out)
-	if t == nil || q == nil {
+	t, q, tt := reTx.FindStringSubmatch(out), reQ.FindStringSubmatch(out), reTotal.FindStringSubmatch(out)
+	if t == nil || q == nil || tt == nil {
 		return fmt.Errorf("cannot read sysbench's summary:\n%s", out)
 	}
 	s.tps, _ = strconv.ParseFloat(t[2], 64)
 	s.queries, _ = strconv.ParseFloat(q[1], 64)
 	s.qps, _ = strconv.ParseFloat(q[2], 64)
+	s.wallRun, _ = strconv.ParseFloat(tt[1], 64)
 	return nil
 }
 
@@ -384,7 +425,7 @@ func readShootout(dir string, s *sample) error {
 		return fmt.Errorf("shootout run did not succeed: %s", b)
 	}
 	tp := files[0].Throughput
-	s.tps, s.qps, s.wallRun = tp.TPS, tp.QPS, tp.Seconds
+	s.tps, s.qps, s.wallRun, s.started = tp.TPS, tp.QPS, tp.Seconds, tp.StartedAt
 	s.queries = float64(tp.Reads + tp.Writes + tp.Other)
 	s.cliWindow = files[0].Client.CPUSeconds
 	return nil
