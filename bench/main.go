@@ -42,6 +42,7 @@ type sample struct {
 	srvCPU     float64 // seconds of the server's CPU in the tool's measured window
 	srvSwitch  float64 // the server's context switches in that window
 	srvCPULife float64 // the server's CPU over the client process's life
+	others     float64 // the share of the machine's CPUs others took in the window
 	readings   []reading
 	ended      time.Time // when the client process had exited
 	started    time.Time // shootout: when its measured window began
@@ -317,11 +318,11 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 							return fmt.Errorf("shootout %s client=%s (throughput.started_at): %w", test, client, err)
 						}
 						results[k].so = append(results[k].so, s)
-						fmt.Printf("%s %s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q in the window %.1f / %.1f (over the client's life %.1f / %.1f); shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f\n",
+						fmt.Printf("%s %s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q in the window %.1f / %.1f (over the client's life %.1f / %.1f); shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f; others took %.0f%% / %.0f%% of the CPUs\n",
 							via, test, clients, i+1, y.qps, client, s.qps,
 							y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, y.srvCPULife/y.queries*1e6, s.srvCPULife/s.queries*1e6,
 							s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
-							y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries)
+							y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries, 100*y.others, 100*s.others)
 					}
 				}
 			}
@@ -359,8 +360,9 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 		sw := func(v func(sample) float64) string {
 			return fmt.Sprintf("%.2f / %.2f", median(p.sb, v), median(p.so, v))
 		}
-		fmt.Printf("%-39s context switches per query (medians, sysbench / shootout): server %s, client %s\n", "",
-			sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }))
+		fmt.Printf("%-39s context switches per query (medians, sysbench / shootout): server %s, client %s; others' share of the CPUs %s\n", "",
+			sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }),
+			sw(func(s sample) float64 { return s.others }))
 	}
 	return nil
 }

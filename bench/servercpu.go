@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type reading struct {
 	at  time.Time
 	cpu float64 // seconds: utime+stime of the processes, threads that ended included
 	ctx float64 // context switches of their live threads
+	// busy is every CPU's non-idle time on the machine (/proc/stat), in
+	// seconds: less the server's and the client's, what others took
+	busy float64
 }
 
 type serverWatch struct {
@@ -63,7 +67,7 @@ func (w *serverWatch) end() []reading {
 const clockTicks = 100
 
 func (w *serverWatch) read() reading {
-	r := reading{at: time.Now()}
+	r := reading{at: time.Now(), busy: machineBusy()}
 	for _, pid := range w.pids {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
@@ -81,6 +85,25 @@ func (w *serverWatch) read() reading {
 		r.ctx += float64(threadSwitches(pid))
 	}
 	return r
+}
+
+// machineBusy is the time all CPUs spent outside idle and iowait.
+func machineBusy() float64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	var ticks int64
+	for i, v := range f[1:] {
+		if i == 3 || i == 4 || i >= 8 { // idle, iowait; guest times are in user already
+			continue
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		ticks += n
+	}
+	return float64(ticks) / clockTicks
 }
 
 // threadSwitches sums the context switches of every thread of pid
@@ -122,7 +145,7 @@ func at(rs []reading, t time.Time) (reading, error) {
 			return b, nil
 		}
 		x := t.Sub(a.at).Seconds() / span
-		return reading{at: t, cpu: a.cpu + x*(b.cpu-a.cpu), ctx: a.ctx + x*(b.ctx-a.ctx)}, nil
+		return reading{at: t, cpu: a.cpu + x*(b.cpu-a.cpu), ctx: a.ctx + x*(b.ctx-a.ctx), busy: a.busy + x*(b.busy-a.busy)}, nil
 	}
 	return rs[len(rs)-1], nil
 }
@@ -141,5 +164,7 @@ func (s *sample) overWindow(from time.Time, secs float64) error {
 		return err
 	}
 	s.srvCPU, s.srvSwitch = b.cpu-a.cpu, b.ctx-a.ctx
+	// the machine's CPUs over the window, less the server's and the client's
+	s.others = max(0, (b.busy-a.busy-s.srvCPU-s.clientCPU())/(secs*float64(runtime.NumCPU())))
 	return nil
 }
