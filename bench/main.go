@@ -1,10 +1,14 @@
 // Command bench runs shootout and sysbench 1.0.20 against one private
 // MariaDB (InnoDB), alternating, with the same test, table size, clients and
 // duration, and prints both figures and their ratios: load time, tps/qps and
-// client CPU per query; then shootout's kv reads and redis-benchmark against
-// one private redis-server (redis.go); all of it under each placement
-// (-placement split,none): as shootout's cells place server and client,
-// and not placed at all. `make bench` runs it; BENCHMARKS.md records it.
+// client and server CPU per query, the server's read over each tool's
+// measured window (servercpu.go); then shootout's kv reads and
+// redis-benchmark against one private redis-server (redis.go); all of it
+// under each placement (-placement split,none): as shootout's cells place
+// server and client, and not placed at all, where the MariaDB comparisons
+// run over the server's unix socket and again over TCP, as a client
+// reaches an external server. `make bench` runs it; BENCHMARKS.md
+// records it.
 package main
 
 import (
