@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,10 @@ type slice struct {
 // gcPercentDuringRun is GOGC while the clients run.
 const gcPercentDuringRun = 400
 
+// maxProcsDuringRun bounds the Ps a run raises GOMAXPROCS to (one per
+// client): a quarter of the Ps mark when the collector runs.
+const maxProcsDuringRun = 8
+
 func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -149,6 +154,15 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// server that shares the machine. The setting is the process's, and
 	// one run drives at a time.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentDuringRun))
+	// Go sizes its Ps to the CPUs shootout may run on: one at the
+	// placement cells use. A P is one thread the kernel schedules, and it
+	// gets no more of a core than any other thread there, where sysbench's
+	// clients are a thread each: with one P and the machine's other
+	// processes on that core, the Go client took 0.29 of sysbench's point
+	// selects at 8 clients, with 8 Ps 1.13 (make bench, issue 35).
+	if n := min(cfg.Clients, maxProcsDuringRun); n > runtime.GOMAXPROCS(0) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	}
 	nops := len(cfg.OpNames)
 	sliceLen := sliceLength(cfg)
 	clients := make([]*client, cfg.Clients)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -612,5 +613,29 @@ func TestStartedPlacesTheWindowAfterTheConnects(t *testing.T) {
 	}
 	if end := res.Started.Add(res.Elapsed); end.After(returned) {
 		t.Fatalf("window ends %v after Run returned", end.Sub(returned))
+	}
+}
+
+// A run gives its clients a P each (up to maxProcsDuringRun), however few
+// CPUs Go sized itself to, and gives them back after: one thread for all
+// the clients gets one thread's share of a core it shares.
+func TestRunRaisesGOMAXPROCSToTheClientsAndRestoresIt(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	cfg := base()
+	cfg.Clients = 4
+	cfg.Ops = 20
+	var seen atomic.Int64
+	connect, _, _, _ := connector(func(int64) (time.Duration, error) {
+		seen.Store(int64(runtime.GOMAXPROCS(0)))
+		return 0, nil
+	})
+	if _, err := Run(context.Background(), cfg, connect); err != nil {
+		t.Fatal(err)
+	}
+	if got := seen.Load(); got != 4 {
+		t.Fatalf("GOMAXPROCS during the run = %d, want 4 (a P per client)", got)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Fatalf("GOMAXPROCS after the run = %d, want 1 back", got)
 	}
 }
