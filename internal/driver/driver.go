@@ -139,8 +139,10 @@ type slice struct {
 const gcPercentDuringRun = 400
 
 // maxProcsDuringRun bounds the Ps a run raises GOMAXPROCS to (one per
-// client): a quarter of the Ps mark when the collector runs.
-const maxProcsDuringRun = 8
+// client), for a run of thousands of clients. 8 Ps were not enough at
+// 100 clients beside other processes (0.54 of sysbench's point selects);
+// 100 were (1.09-1.32, the client's CPU per query within sysbench's).
+const maxProcsDuringRun = 128
 
 func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
@@ -159,7 +161,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// gets no more of a core than any other thread there, where sysbench's
 	// clients are a thread each: with one P and the machine's other
 	// processes on that core, the Go client took 0.29 of sysbench's point
-	// selects at 8 clients, with 8 Ps 1.13 (make bench, issue 35).
+	// selects at 8 clients, with 8 Ps 1.13 (BENCHMARKS.md, 2026-11-28).
 	if n := min(cfg.Clients, maxProcsDuringRun); n > runtime.GOMAXPROCS(0) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
