@@ -33,7 +33,7 @@ var Studies = []Study{
 		Name: "default",
 		Description: fmt.Sprintf("oltp_read_write on 100k rows, 8 clients, 8 s, on SQLite, InnoDB, MyRocks and PostgreSQL (those available here), "+
 			"%d repeats taken in turns (A B C D A B C D …): the fewest with which a difference can be significant; "+
-			"about 5 minutes", defaultRepeats),
+			"about 3 minutes on a quiet 2-core machine", defaultRepeats),
 		// the repeats are the plan's outermost loop, so each round runs
 		// every target once and a drift of the machine spreads over all
 		Plan: Plan{Name: "default", Targets: []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "postgres"},
