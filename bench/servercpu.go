@@ -3,11 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"shootout/internal/metrics"
 )
 
 // The server's CPU and context switches are read over each tool's measured
@@ -82,7 +83,7 @@ func (w *serverWatch) read() reading {
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
 		r.cpu += float64(ut+st) / clockTicks
-		r.ctx += float64(threadSwitches(pid))
+		r.ctx += float64(metrics.ThreadCtxSwitches(pid))
 	}
 	return r
 }
@@ -104,30 +105,6 @@ func machineBusy() float64 {
 		ticks += n
 	}
 	return float64(ticks) / clockTicks
-}
-
-// threadSwitches sums the context switches of every thread of pid
-// (/proc/PID/status counts the main thread's alone).
-func threadSwitches(pid int) int64 {
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	var total int64
-	for _, t := range tasks {
-		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "status"))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":\t"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
-				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-				total += n
-			}
-		}
-	}
-	return total
 }
 
 // at interpolates the readings at t (linearly between the two around it).

@@ -45,8 +45,15 @@ func TestMain(m *testing.M) {
 
 func shootout(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return shootoutWith(t, "", env, args...)
+}
+
+// shootoutWith runs the binary in dir (the test's own when empty) with env
+// added to this process's environment.
+func shootoutWith(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

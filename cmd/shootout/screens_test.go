@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -210,17 +209,7 @@ func firstLines(s string, n int) string {
 // shootoutIn is shootout run in dir, where README's relative paths point.
 func shootoutIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), "COLUMNS=100")
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
+	return shootoutWith(t, dir, []string{"COLUMNS=100"}, args...)
 }
 
 // targets: one row per target with its version when available, the two

@@ -94,7 +94,7 @@ func readProc(pid int) procUsage {
 	p.ownCPU = float64(own) / clockTicks
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
 	p.rss = pages * int64(os.Getpagesize())
-	p.ctx = threadCtxSwitches(pid)
+	p.ctx = ThreadCtxSwitches(pid)
 	if io, err := os.Open("/proc/" + strconv.Itoa(pid) + "/io"); err == nil {
 		sc := bufio.NewScanner(io)
 		for sc.Scan() {
@@ -112,11 +112,11 @@ func readProc(pid int) procUsage {
 	return p
 }
 
-// threadCtxSwitches sums the context switches of every thread of pid:
+// ThreadCtxSwitches sums the context switches of every thread of pid:
 // /proc/PID/status counts the main thread's only, which for a threaded
 // server such as mariadbd is nearly none of them. Threads that ended
 // between two readings take theirs with them.
-func threadCtxSwitches(pid int) int64 {
+func ThreadCtxSwitches(pid int) int64 {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
