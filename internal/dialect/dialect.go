@@ -15,6 +15,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"shootout/internal/errclass"
 )
 
 // Flavor is the wire protocol and SQL family of a server.
@@ -104,29 +106,18 @@ func (d Dialect) Begin(writes bool) string {
 func (d Dialect) CachePerConnection() bool { return d.Flavor == SQLite }
 
 // ErrorClass sorts a database error into the classes the driver counts and
-// retries by.
-type ErrorClass string
+// retries by (errclass, which the driver knows without knowing dialects).
+type ErrorClass = errclass.Class
 
 const (
-	ClassNone           ErrorClass = ""
-	ClassDeadlock       ErrorClass = "deadlock"
-	ClassLockWait       ErrorClass = "lock_wait_timeout"
-	ClassWriteConflict  ErrorClass = "write_conflict"
-	ClassConnectionLost ErrorClass = "connection_lost"
-	ClassDuplicateKey   ErrorClass = "duplicate_key"
-	ClassOther          ErrorClass = "other"
+	ClassNone           = errclass.None
+	ClassDeadlock       = errclass.Deadlock
+	ClassLockWait       = errclass.LockWait
+	ClassWriteConflict  = errclass.WriteConflict
+	ClassConnectionLost = errclass.ConnectionLost
+	ClassDuplicateKey   = errclass.DuplicateKey
+	ClassOther          = errclass.Other
 )
-
-// Retryable reports whether a transaction that failed with this class may
-// simply be run again: the server rolled it back and nothing is wrong with
-// the statements themselves.
-func (c ErrorClass) Retryable() bool {
-	switch c {
-	case ClassDeadlock, ClassLockWait, ClassWriteConflict, ClassDuplicateKey:
-		return true
-	}
-	return false
-}
 
 // ErrorCode is the server's own code of an error: "mysql:1213",
 // "postgres:40P01", "sqlite:5"; "" when the error did not come from a

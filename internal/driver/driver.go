@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"shootout/internal/dialect"
+	"shootout/internal/errclass"
 	"shootout/internal/hist"
 	"shootout/internal/workload"
 )
@@ -51,6 +51,11 @@ type Config struct {
 	// once ctx is cancelled (Ctrl-C, SIGTERM, the server's death) before
 	// the run returns without them (0: DefaultInterruptGrace).
 	InterruptGrace time.Duration
+	// Classify sorts a failed operation's errors into classes: a lost
+	// connection is replaced, a retryable error runs again. The protocol's
+	// client gives it (a SQL flavour's from its dialect), so the driver
+	// knows no server's error codes.
+	Classify errclass.Classifier
 }
 
 // DefaultInterruptGrace lets a healthy server answer what it was asked
@@ -83,6 +88,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rate must not be negative, got %v", c.Rate)
 	case len(c.OpNames) == 0:
 		return errors.New("workload has no operations")
+	case c.Classify == nil:
+		return errors.New("no error classifier: the protocol's client must say which errors are lost connections and which retryable")
 	}
 	return nil
 }
@@ -93,7 +100,7 @@ type counts struct {
 	errors, retries, reconnects  int64
 	failedOps                    int64
 	busyNs                       int64
-	byClass                      map[dialect.ErrorClass]int64
+	byClass                      map[errclass.Class]int64
 	byOp                         map[int]int64 // failed attempts per operation
 }
 
@@ -116,7 +123,8 @@ type client struct {
 	slowest  time.Duration // the longest operation that finished; under mu
 	// opSince is when the client's current operation began (UnixNano), 0
 	// between operations: the stall watch reads it without the lock
-	opSince atomic.Int64
+	opSince  atomic.Int64
+	classify errclass.Classifier
 }
 
 // started is a client's latencies of operations that started in one time
@@ -169,8 +177,8 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	sliceLen := sliceLength(cfg)
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		clients[i] = &client{nops: nops, sliceLen: sliceLen,
-			c: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		clients[i] = &client{nops: nops, sliceLen: sliceLen, classify: cfg.Classify,
+			c: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
 		if cfg.Interval > 0 {
 			clients[i].done = hist.New()
 		}
@@ -290,7 +298,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	prev := make([]counts, cfg.Clients)
 	var slowest time.Duration
 	collect := func(now time.Time) {
-		s := slice{at: now.Sub(start), counts: counts{byClass: map[dialect.ErrorClass]int64{}, byOp: map[int]int64{}}}
+		s := slice{at: now.Sub(start), counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
 		if cfg.Interval > 0 {
 			s.done = hist.New()
 		}
@@ -505,7 +513,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		}
 		class := cl.countError(err, out.Op)
 		switch {
-		case class == dialect.ClassConnectionLost:
+		case class == errclass.ConnectionLost:
 			// the session is gone with whatever the operation had not
 			// committed: it is given up, not resumed on a new session
 			// that never saw its first half (a workload that spans
@@ -536,8 +544,8 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 }
 
 // countError counts a failed attempt of operation op, by its class.
-func (cl *client) countError(err error, op int) dialect.ErrorClass {
-	class := dialect.Classify(err)
+func (cl *client) countError(err error, op int) errclass.Class {
+	class := cl.classify(err)
 	cl.mu.Lock()
 	cl.c.errors++
 	cl.c.byClass[class]++
@@ -716,7 +724,7 @@ func runLoop(ctx context.Context, cfg Config, id int, cl *client, w workload.Wor
 		cl.answered(out)
 		class := cl.countError(err, out.Op)
 		switch {
-		case class == dialect.ClassConnectionLost:
+		case class == errclass.ConnectionLost:
 			var ok bool
 			if w, ok = cl.replaceLost(ctx, connect, id, w, err, keep, fail); !ok {
 				return w
@@ -774,7 +782,7 @@ func stalled(clients []*client, now time.Time, limit, slowest time.Duration) err
 
 // restart is whether a failed operation runs again: the worker's own
 // policy if it has one, else the error class's.
-func restart(w workload.Worker, err error, class dialect.ErrorClass) bool {
+func restart(w workload.Worker, err error, class errclass.Class) bool {
 	if p, ok := w.(workload.ErrorPolicy); ok {
 		again, _ := p.Restart(err)
 		return again
@@ -850,8 +858,8 @@ func newHists(n int) []*hist.Histogram {
 	return hs
 }
 
-func copyClasses(m map[dialect.ErrorClass]int64) map[dialect.ErrorClass]int64 {
-	out := make(map[dialect.ErrorClass]int64, len(m))
+func copyClasses(m map[errclass.Class]int64) map[errclass.Class]int64 {
+	out := make(map[errclass.Class]int64, len(m))
 	for k, v := range m {
 		out[k] = v
 	}
@@ -870,7 +878,7 @@ func (c counts) minus(o counts) counts {
 	d := counts{
 		events: c.events - o.events, reads: c.reads - o.reads, writes: c.writes - o.writes, other: c.other - o.other,
 		errors: c.errors - o.errors, retries: c.retries - o.retries, reconnects: c.reconnects - o.reconnects,
-		failedOps: c.failedOps - o.failedOps, busyNs: c.busyNs - o.busyNs, byClass: map[dialect.ErrorClass]int64{},
+		failedOps: c.failedOps - o.failedOps, busyNs: c.busyNs - o.busyNs, byClass: map[errclass.Class]int64{},
 		byOp: map[int]int64{},
 	}
 	for k, v := range c.byOp {
@@ -897,7 +905,7 @@ func (c *counts) add(o counts) {
 	c.failedOps += o.failedOps
 	c.busyNs += o.busyNs
 	if c.byClass == nil {
-		c.byClass = map[dialect.ErrorClass]int64{}
+		c.byClass = map[errclass.Class]int64{}
 	}
 	for k, v := range o.byClass {
 		c.byClass[k] += v

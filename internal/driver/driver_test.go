@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"shootout/internal/dialect"
 	"shootout/internal/hist"
 	"shootout/internal/workload"
 )
@@ -51,7 +52,7 @@ func connector(do func(n int64) (time.Duration, error)) (Connect, *int64, *int64
 }
 
 func base() Config {
-	return Config{Clients: 2, Trim: 0.1, MaxRetries: 3, OpNames: []string{"op"}}
+	return Config{Clients: 2, Trim: 0.1, MaxRetries: 3, OpNames: []string{"op"}, Classify: dialect.Classify}
 }
 
 func TestOpsLimitIsExactAndCountsQueries(t *testing.T) {
@@ -304,6 +305,9 @@ func TestValidate(t *testing.T) {
 		{Clients: 1, OpNames: []string{"a"}},
 		{Clients: 1, Ops: 1, Trim: 0.5, OpNames: []string{"a"}},
 		{Clients: 1, Ops: 1},
+		// without the protocol's classifier a lost connection could not be
+		// told from a syntax error
+		{Clients: 1, Ops: 1, OpNames: []string{"a"}},
 	} {
 		if c.Validate() == nil {
 			t.Errorf("%+v should be invalid", c)

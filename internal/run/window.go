@@ -67,7 +67,7 @@ func (c *cellRun) driverConfig() driver.Config {
 	// the plan's typed values, parsed once when it was resolved
 	return driver.Config{Clients: c.cell.Clients, Duration: c.res.Duration, Ops: c.cell.Ops, Reps: c.cell.Reps, Rate: c.cell.Rate, Trim: c.res.Trim,
 		Interval: c.res.Interval, MaxRetries: c.res.MaxRetries, OpNames: c.w.Ops(), Out: c.Log, StallLimit: c.stallLimit,
-		InterruptGrace: c.interruptGrace}
+		InterruptGrace: c.interruptGrace, Classify: dialect.Classify}
 }
 
 func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {

@@ -38,7 +38,7 @@ func TestARetriedTransactionsStatementsCountAsSysbenchCountsThem(t *testing.T) {
 		return w.NewWorker(ctx, conn, sqlite, ds, client)
 	}
 	lostanswer.Fail("UPDATE", 2, sqlite3.Error{Code: sqlite3.ErrBusy})
-	res, err := driver.Run(context.Background(), driver.Config{Clients: 1, Ops: 1, MaxRetries: 3, OpNames: w.Ops()}, connect)
+	res, err := driver.Run(context.Background(), driver.Config{Clients: 1, Ops: 1, MaxRetries: 3, OpNames: w.Ops(), Classify: dialect.Classify}, connect)
 	if err != nil {
 		t.Fatal(err)
 	}
