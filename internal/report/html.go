@@ -194,14 +194,14 @@ func buildPage(p *Page) view {
 	gs := groups(p.Files)
 	v.What, v.Machine, v.Limits = header(p)
 	v.Verdict = verdict(gs, p.Baseline, p.Files)
-	for si, set := range kvSets(p.Files) {
+	for si, set := range rowsSets(p.Files) {
 		base := p.Baseline
 		if !containsTarget(set.files, base) {
 			base = set.files[0].Cell.Target
 		}
-		head, rows := kvTable(set, base)
-		v.Groups = append(v.Groups, viewGroup{ID: fmt.Sprintf("kv%d", si+1), Title: set.title + ": the seed's table",
-			Sections: []section{{Title: "Rows read per second (seed 003)", Note: kvLegend + "; × = times slower than " + base + ".",
+		head, rows := rowsTable(set, base)
+		v.Groups = append(v.Groups, viewGroup{ID: fmt.Sprintf("%s%d", set.files[0].Cell.Workload, si+1), Title: set.title + ": the seed's table",
+			Sections: []section{{Title: set.section.Title, Note: set.section.Legend + "; × = times slower than " + base + ".",
 				Figures: []figure{{Table: &table{Head: head, Rows: rows}}}}}})
 	}
 	for gi, g := range gs {

@@ -31,7 +31,7 @@ type group struct {
 // "× slower than the baseline" for every other target, then a table of
 // the figures that explain the times.
 func Terminal(w io.Writer, files []*result.File, baseline string) {
-	writeKVTables(w, files, baseline)
+	writeRowsTables(w, files, baseline)
 	for _, g := range groups(files) {
 		base := baseline
 		if !contains(g.targets, base) {

@@ -411,7 +411,7 @@ func TestEmbeddedCPUIsOnlyInTheServerColumn(t *testing.T) {
 	if srv, cl := rows[1][col["server_cpu_ms_per_op"]], rows[1][col["client_cpu_ms_per_op"]]; srv != "0.5000" || cl != "" {
 		t.Errorf("CSV server %q client %q: want the CPU in the server column only", srv, cl)
 	}
-	head, trows := kvTable(kvSets([]*result.File{f})[0], "sqlite")
+	head, trows := rowsTable(rowsSets([]*result.File{f})[0], "sqlite")
 	for i, h := range head {
 		if strings.HasPrefix(h, "client CPU") && trows[0][i].Text != notMeasured {
 			t.Errorf("kv table %s = %q, want %s", h, trows[0][i].Text, notMeasured)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"shootout/internal/result"
+	"shootout/internal/sections"
 	"shootout/internal/stats"
 )
 
@@ -18,10 +19,11 @@ import (
 // siege's are, with "× slower" (ETime over the baseline's).
 
 // siegeStyle says whether a group's cells ran as siege runs: each client a
-// fixed number of pages (reps), or the shop's pages.
+// fixed number of pages (reps), or a workload whose operations are a
+// site's pages (its registered section).
 func siegeStyle(g *group) bool {
 	for _, f := range g.files {
-		if f.Cell.Reps > 0 || f.Cell.Workload == "shop" {
+		if f.Cell.Reps > 0 || sections.Is(f.Cell.Workload, sections.Pages) {
 			return true
 		}
 	}

@@ -7,54 +7,58 @@ import (
 	"strings"
 
 	"shootout/internal/result"
+	"shootout/internal/sections"
 	"shootout/internal/stats"
 )
 
 // Seed 003 compared servers by rows read per second, one row per server
-// (and per engine, access path and allocator tried). kvTable is that
-// table from the kv cells of one dataset and memory, across the paths and
-// allocators that the other tables keep apart.
+// (and per engine, access path and allocator tried). rowsTable is that
+// table from the cells of one dataset and memory of a workload whose
+// registered section is sections.RowsRead, across the values of its row
+// parameter and the allocators that the other tables keep apart.
 
-// kvSet is the kv cells of one dataset and memory.
-type kvSet struct {
-	title string
-	files []*result.File
+// rowsSet is a rows-read workload's cells of one dataset and memory.
+type rowsSet struct {
+	title   string
+	section sections.Section
+	files   []*result.File
 }
 
-func kvSets(files []*result.File) []kvSet {
-	var kv []*result.File
+func rowsSets(files []*result.File) []rowsSet {
+	var picked []*result.File
+	rowParam := map[string]bool{}
 	for _, f := range files {
-		if f.Cell.Workload == "kv" {
-			kv = append(kv, f)
+		if s, ok := sections.Of(f.Cell.Workload); ok && s.Kind == sections.RowsRead {
+			picked = append(picked, f)
+			rowParam["params."+s.RowParam] = true
 		}
 	}
-	// the paths and allocators are rows of the seed's table; every other
-	// identity field keeps sets apart, as in the other tables
-	pathOrAllocator := func(k string) bool { return k == "params.path" || k == "conditions.allocator" }
-	var out []kvSet
-	for _, g := range partition(kv, pathOrAllocator, func(c result.Cell) string {
-		title := "kv, dataset " + c.Dataset
+	// the row parameter's values and the allocators are rows of the
+	// seed's table; every other identity field keeps sets apart, as in
+	// the other tables
+	rowOrAllocator := func(k string) bool { return rowParam[k] || k == "conditions.allocator" }
+	var out []rowsSet
+	for _, g := range partition(picked, rowOrAllocator, func(c result.Cell) string {
+		title := c.Workload + ", dataset " + c.Dataset
 		if m := c.Conditions.MemoryBytes; m > 0 {
 			title += fmt.Sprintf(", memory %d MiB", m>>20)
 		}
 		return title
 	}) {
-		out = append(out, kvSet{title: g.title, files: g.files})
+		s, _ := sections.Of(g.files[0].Cell.Workload)
+		out = append(out, rowsSet{title: g.title, section: s, files: g.files})
 	}
 	return out
 }
 
-// kvRow is a target on an access path with an allocator, at one
-// clients/load label.
-type kvRow struct{ target, path, allocator, label string }
+// rowsRow is a target at a value of the row parameter with an allocator,
+// at one clients/load label.
+type rowsRow struct{ target, param, allocator, label string }
 
-func kvRowOf(f *result.File) kvRow {
-	path := f.Cell.Params["path"]
-	if path == "" {
-		path = "prepared"
-		if f.Target.Flavor == "redis" || f.Target.Flavor == "tarantool" || f.Target.Flavor == "memcached" {
-			path = "get"
-		}
+func rowsRowOf(s sections.Section, f *result.File) rowsRow {
+	param := f.Cell.Params[s.RowParam]
+	if param == "" {
+		param = s.DefaultRow(f.Target.Flavor)
 	}
 	alloc := f.Cell.Conditions.Allocator
 	if alloc == "" {
@@ -63,7 +67,7 @@ func kvRowOf(f *result.File) kvRow {
 	if alloc == "" || alloc == "system" {
 		alloc = "glibc"
 	}
-	return kvRow{f.Cell.Target, path, alloc, f.Cell.Label()}
+	return rowsRow{f.Cell.Target, param, alloc, f.Cell.Label()}
 }
 
 func rowsPerS(f *result.File) float64 {
@@ -73,16 +77,16 @@ func rowsPerS(f *result.File) float64 {
 	return float64(f.Throughput.Reads) / f.Throughput.Seconds
 }
 
-// kvTable is the seed's table: rows/s, × slower than the baseline's first
+// rowsTable is the seed's table: rows/s, × slower than the baseline's first
 // row at the same label (its own path and allocator), the times of an
 // operation (a read, or a batch of reads), CPU per row on each side, and
 // whether the window read from memory.
-func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
-	head = []string{"target", "path", "allocator", "clients/load", "n", "rows/s", "× slower", "p50 ms", "p99 ms", "server CPU µs/row", "client CPU µs/row", "in memory", "version"}
-	byRow := map[kvRow][]*result.File{}
-	var order []kvRow
+func rowsTable(set rowsSet, baseline string) (head []string, rows [][]tcell) {
+	head = []string{"target", set.section.RowParam, "allocator", "clients/load", "n", "rows/s", "× slower", "p50 ms", "p99 ms", "server CPU µs/row", "client CPU µs/row", "in memory", "version"}
+	byRow := map[rowsRow][]*result.File{}
+	var order []rowsRow
 	for _, f := range set.files {
-		r := kvRowOf(f)
+		r := rowsRowOf(set.section, f)
 		if _, ok := byRow[r]; !ok {
 			order = append(order, r)
 		}
@@ -121,7 +125,7 @@ func kvTable(set kvSet, baseline string) (head []string, rows [][]tcell) {
 				ok = append(ok, f)
 			}
 		}
-		lead := []tcell{txt(r.target), txt(r.path), txt(r.allocator), txt(r.label)}
+		lead := []tcell{txt(r.target), txt(r.param), txt(r.allocator), txt(r.label)}
 		if len(ok) == 0 {
 			rows = append(rows, append(lead, tcell{Text: clip(fs[0].Status, 80), Title: fs[0].Status, Failed: true, Span: len(head) - len(lead)}))
 			continue
@@ -192,22 +196,16 @@ func inMemoryText(fs []*result.File) string {
 	return "yes"
 }
 
-const kvLegend = "rows/s = rows read per second over the run; × slower = the baseline's rows/s (its first row at the same clients) ÷ this row's; " +
-	"p50/p99 = the time of one operation: a read, or a batch of reads on path batch; CPU µs/row = CPU seconds of the server's processes, and of shootout's, " +
-	"per row read in the window (SQLite runs inside shootout: its server CPU is shootout's; with the default placement shootout has a core of its own, " +
-	"and when the server is the bottleneck Go's scheduler spins there, which counts as client CPU); in memory = the server read under 1 MiB from storage in the window " +
-	"(its /proc/PID/io read_bytes, and its cgroup's read IOs under a disk cap); NO = what it read, and the note under the tables what the page cache held"
-
-func writeKVTables(w io.Writer, files []*result.File, baseline string) {
-	for _, set := range kvSets(files) {
+func writeRowsTables(w io.Writer, files []*result.File, baseline string) {
+	for _, set := range rowsSets(files) {
 		base := baseline
 		if !containsTarget(set.files, base) {
 			base = set.files[0].Cell.Target
 		}
 		fmt.Fprintf(w, "\n%s: the seed's table (rows read per second); × = times slower than %s\n", set.title, base)
-		head, rows := kvTable(set, base)
+		head, rows := rowsTable(set, base)
 		writeCells(w, head, rows)
-		fmt.Fprintf(w, "  %s\n  %s\n", kvLegend, noiseLegend)
+		fmt.Fprintf(w, "  %s\n  %s\n", set.section.Legend, noiseLegend)
 	}
 }
 
