@@ -1,29 +1,22 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/spf13/cobra"
 
-	"shootout/internal/app"
-	"shootout/internal/dialect"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
-	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/report"
 	"shootout/internal/result"
-	"shootout/internal/target"
-	"shootout/internal/workload"
+	"shootout/internal/run"
 )
 
 func exactArgs(n int, what string) cobra.PositionalArgs {
@@ -122,57 +115,19 @@ func targetsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, width := cmd.OutOrStdout(), termWidth()
 			tb := &screenTable{header: []string{"TARGET", "STATUS", "VERSION", "DETAIL"}, wrapCol: 3}
-			for _, name := range target.Names() {
-				t, _ := target.Lookup(name)
-				if err := t.Available(); err != nil {
-					tb.add(name, "unavailable", "", err.Error())
-				} else {
-					tb.add(name, "available", shortVersion(t), startsWhat(t, nil))
-				}
+			for _, r := range run.Targets() {
+				tb.add(r.Name, r.Status, r.Version, r.Detail)
 			}
 			tb.render(w, width)
 			// footnotes: neither is a target row, and a URL row would set
 			// the first column's width for every line
 			fmt.Fprintln(w)
-			fmt.Fprintln(w, wrapText("External: mysql://…, postgres://…, redis://…, tarantool://…, memcached://… "+
-				"(a server you run, on a loopback address; the password is never printed or stored).", width, 2))
-			fmt.Fprintln(w, wrapText(redmineFootnote(), width, 2))
+			for _, note := range run.TargetNotes() {
+				fmt.Fprintln(w, wrapText(note, width, 2))
+			}
 			return nil
 		},
 	}
-}
-
-// redmineFootnote says whether the application in the loop (--app
-// redmine) can run here, per adapter.
-func redmineFootnote() string {
-	var missing []string
-	for _, fl := range []dialect.Flavor{dialect.MySQL, dialect.Postgres, dialect.SQLite} {
-		if err := app.RedmineAvailable(fl); err != nil {
-			missing = append(missing, string(fl))
-		}
-	}
-	if len(missing) == 0 {
-		return "--app redmine: available (Debian's Redmine under puma, in front of the MariaDB, PostgreSQL and SQLite targets)."
-	}
-	return fmt.Sprintf("--app redmine: unavailable for %s; fix: %s", strings.Join(missing, ", "), app.InstallHint)
-}
-
-// versionNumber is the first dotted number of a --version line.
-var versionNumber = regexp.MustCompile(`\d+\.\d+(\.\d+)?`)
-
-// shortVersion is the server program and its version ("mariadbd
-// 10.11.6"), from the --version line a cell's identity records.
-func shortVersion(t target.Target) string {
-	build, _ := target.Build(t)
-	prog, line, ok := strings.Cut(build, ": ")
-	if !ok {
-		prog, line = strings.Fields(build + " ?")[0], build
-	}
-	v := versionNumber.FindString(line)
-	if v == "" {
-		v = "version unknown"
-	}
-	return filepath.Base(prog) + " " + v
 }
 
 func studiesCmd() *cobra.Command {
@@ -187,12 +142,12 @@ func studiesCmd() *cobra.Command {
 				printStudy(w, s)
 			}
 			fmt.Fprintln(w, "\nWorkloads (shootout run --workload NAME):")
-			for _, n := range workload.Names() {
-				desc := strings.Split(text.WrapSoft(workload.Describe(n), max(termWidth()-26, 20)), "\n")
+			for _, wl := range run.Workloads() {
+				desc := strings.Split(text.WrapSoft(wl.Description, max(termWidth()-26, 20)), "\n")
 				for i := range desc {
 					desc[i] = strings.TrimRight(desc[i], " ")
 				}
-				fmt.Fprintf(w, "  %-22s %s\n", n, strings.Join(desc, "\n"+strings.Repeat(" ", 25)))
+				fmt.Fprintf(w, "  %-22s %s\n", wl.Name, strings.Join(desc, "\n"+strings.Repeat(" ", 25)))
 			}
 			return nil
 		},
@@ -235,35 +190,7 @@ func schemaCmd() *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
-			w, err := workload.New(wl, pm)
-			if err != nil {
-				return usage(fmt.Errorf("--workload: %v", err))
-			}
-			t, err := target.Lookup(tg)
-			if err != nil {
-				return usage(fmt.Errorf("--target: %v", err))
-			}
-			if ds == "" {
-				ds = w.DefaultDataset()
-			}
-			d, err := w.Dataset(ds, 1)
-			if err != nil {
-				return usage(fmt.Errorf("--dataset: %v", err))
-			}
-			out := cmd.OutOrStdout()
-			dl, isSQL := target.DialectOf(t)
-			if !isSQL {
-				return usage(fmt.Errorf("--target %s speaks %s, not SQL: it has no DDL", t.Name(), t.Protocol()))
-			}
-			fmt.Fprintf(out, "-- %s on %s: tables, created before the load\n", wl, t.Name())
-			for _, q := range w.Schema(dl, d) {
-				fmt.Fprintf(out, "%s;\n", q)
-			}
-			fmt.Fprintln(out, "-- after the load")
-			for _, q := range w.PostLoad(dl, d) {
-				fmt.Fprintf(out, "%s;\n", q)
-			}
-			return nil
+			return handedOver(run.Schema(cmd.OutOrStdout(), wl, tg, ds, pm))
 		},
 	}
 	c.Flags().StringVar(&wl, "workload", "", "workload name")
@@ -425,25 +352,9 @@ func prepareCmd() *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
-			w, err := workload.New(wl, pm)
-			if err != nil {
-				return usage(fmt.Errorf("--workload: %v", err))
-			}
-			t, err := target.Lookup(tg)
-			if err != nil {
-				return usage(fmt.Errorf("--target: %v", err))
-			}
-			if t.Managed() {
-				return usage(fmt.Errorf("--target: prepare is for external servers (a mysql:// or postgres:// URL); `run` loads managed targets itself"))
-			}
-			if ds == "" {
-				ds = w.DefaultDataset()
-			}
-			d, err := w.Dataset(ds, seed)
-			if err != nil {
-				return usage(fmt.Errorf("--dataset: %v", err))
-			}
-			return prepare(cmd.Context(), cmd, t, w, d)
+			r := &run.Runner{Log: cmd.ErrOrStderr()}
+			p := run.Prepare{Workload: wl, Target: tg, Dataset: ds, Params: pm, Seed: seed}
+			return handedOver(r.Prepare(cmd.Context(), p, cmd.OutOrStdout()))
 		},
 	}
 	c.Flags().StringVar(&wl, "workload", "oltp_read_write", "workload name")
@@ -456,51 +367,11 @@ func prepareCmd() *cobra.Command {
 	return c
 }
 
-func prepare(ctx context.Context, cmd *cobra.Command, t target.Target, w workload.Workload, ds workload.Dataset) error {
-	if _, isSQL := target.DialectOf(t); !isSQL {
-		return usage(fmt.Errorf("--target %s: prepare loads SQL servers; a %s server is loaded by the run itself", t.Name(), t.Protocol()))
+// handedOver is the error of a verb handed over to another package: its
+// bad input exits 2 with the message alone.
+func handedOver(err error) error {
+	if errors.Is(err, run.ErrBadInput) {
+		return usage(errors.New(strings.TrimPrefix(err.Error(), run.ErrBadInput.Error()+": ")))
 	}
-	started, err := t.Start(ctx, target.StartOptions{})
-	if err != nil {
-		return usage(err)
-	}
-	defer started.Stop(context.Background())
-	inst := started.(target.SQLInstance)
-	d, db := inst.Dialect(), inst.DB()
-	claim, err := workload.ClaimExternal(ctx, db, d, w, ds)
-	if err != nil {
-		return err
-	}
-	if claim.Reuse {
-		fmt.Fprintf(cmd.OutOrStdout(), "%s already holds dataset %s of %s, prepared by shootout: nothing to do\n", t.Name(), ds.Name, w.Name())
-		return nil
-	}
-	if err := claim.Begin(ctx); err != nil {
-		return err
-	}
-	start := time.Now()
-	cpu0 := metrics.SelfCPU()
-	for _, q := range w.Schema(d, ds) {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("create schema: %w", err)
-		}
-	}
-	stats, err := w.Load(ctx, db, d, ds, nil)
-	if err != nil {
-		return err
-	}
-	loaded := time.Since(start)
-	for _, q := range w.PostLoad(d, ds) {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("after load: %w", err)
-		}
-	}
-	if err := claim.Done(ctx); err != nil {
-		return err
-	}
-	total := time.Since(start)
-	fmt.Fprintf(cmd.OutOrStdout(), "prepared %d rows of %s on %s in %.2f s (insert %.2f s, indexes %.2f s; %.0f rows/s; client CPU %.2f s)\n",
-		stats.Rows, w.Name(), t.Name(), total.Seconds(), loaded.Seconds(), (total - loaded).Seconds(),
-		float64(stats.Rows)/total.Seconds(), metrics.SelfCPU()-cpu0)
-	return nil
+	return err
 }

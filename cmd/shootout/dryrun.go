@@ -9,7 +9,8 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/plan"
 	"shootout/internal/result"
-	"shootout/internal/target"
+	"shootout/internal/run"
+	"shootout/internal/units"
 )
 
 // column is one field of a cell as the dry run prints it. A column whose
@@ -26,13 +27,13 @@ var dryRunColumns = []column{
 	{"dataset", func(c result.Cell) string { return c.Dataset }},
 	{"clients", func(c result.Cell) string { return fmt.Sprint(c.Clients) }},
 	{"neighbour", func(c result.Cell) string { return c.Conditions.Neighbour }},
-	{"memory", func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, target.HumanBytes) }},
+	{"memory", func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, units.FormatBytes) }},
 	{"disk", func(c result.Cell) string { return cond(c.Conditions.Disk, "raw") }},
 	{"IOPS", func(c result.Cell) string {
 		return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) })
 	}},
 	{"bandwidth", func(c result.Cell) string {
-		return capOf(c.Conditions.BPS, func(n int64) string { return target.HumanBytes(n) + "/s" })
+		return capOf(c.Conditions.BPS, func(n int64) string { return units.FormatBytes(n) + "/s" })
 	}},
 	{"app", func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
 	{"repeat", func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
@@ -206,7 +207,7 @@ func printPlacement(w io.Writer, res *plan.Resolved, width int) {
 		fmt.Fprintln(w, wrapText(fmt.Sprintf("  CPUs: %s%s", cp, how), width, 4))
 	}
 	for _, t := range res.Targets {
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), startsWhat(t, res.Settings[t.Name()])), width, 4))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), run.StartsWhat(t, res.Settings[t.Name()])), width, 4))
 	}
 	for _, t := range res.Targets {
 		if t.Embedded() {

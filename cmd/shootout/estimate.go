@@ -6,7 +6,7 @@ import (
 
 	"shootout/internal/plan"
 	"shootout/internal/result"
-	"shootout/internal/workload"
+	"shootout/internal/run"
 )
 
 // What a cell costs besides its measured window, from the result files of
@@ -48,26 +48,21 @@ func estimate(res *plan.Resolved) string {
 	return s
 }
 
-// workloads caches the workload of a cell's name and parameters.
-var workloads = map[string]workload.Workload{}
-
-func cellWorkloadOf(c result.Cell) workload.Workload {
-	key := fmt.Sprint(c.Workload, c.Params)
-	w, ok := workloads[key]
-	if !ok {
-		w, _ = workload.New(c.Workload, c.Params)
-		workloads[key] = w
+// selfEnding caches run.SelfEnding by a cell's workload and parameters:
+// a workload's factory may read a file (the dump's), and the dry run asks
+// for every cell.
+var selfEnding = func() func(c result.Cell) bool {
+	known := map[string]bool{}
+	return func(c result.Cell) bool {
+		key := fmt.Sprint(c.Workload, c.Params)
+		v, ok := known[key]
+		if !ok {
+			v = run.SelfEnding(c.Workload, c.Params)
+			known[key] = v
+		}
+		return v
 	}
-	return w
-}
-
-// selfEnding is a cell whose workload shares a fixed amount of work out
-// among the clients (kv's ids, every round): it ends when that is done,
-// its duration only a cap.
-func selfEnding(c result.Cell) bool {
-	_, ok := cellWorkloadOf(c).(workload.ClientsAware)
-	return ok
-}
+}()
 
 // loadTime is the time to load and settle the cell's dataset; rows caches
 // a dataset's row count by workload, parameters and dataset.
@@ -75,11 +70,7 @@ func loadTime(c result.Cell, seed int64, rows map[string]int64) time.Duration {
 	key := fmt.Sprint(c.Workload, c.Params, c.Dataset)
 	n, ok := rows[key]
 	if !ok {
-		if w := cellWorkloadOf(c); w != nil {
-			if ds, err := w.Dataset(c.Dataset, seed); err == nil {
-				n = max(ds.LoadRows, ds.Rows)
-			}
-		}
+		n = run.DatasetRows(c.Workload, c.Params, c.Dataset, seed)
 		rows[key] = n
 	}
 	return time.Duration(n) * time.Second / loadRowsPerS

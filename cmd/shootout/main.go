@@ -15,10 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"shootout/internal/app"
 	"shootout/internal/limits"
 	"shootout/internal/run"
-	_ "shootout/internal/workload/all"
 )
 
 // usageError is bad input: exit status 2.
@@ -57,8 +55,8 @@ func main() {
 			for _, line := range limits.Sweep() {
 				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup:", line)
 			}
-			for _, dir := range app.Sweep() {
-				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup: removed the Redmine instance", dir, "of a shootout that is gone")
+			for _, line := range run.SweepApps() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: cleanup:", line)
 			}
 		}
 		if cpuProfile == "" {

@@ -496,48 +496,6 @@ func isMariaDB(t target.Target) bool {
 	return ok && d.Flavor == dialect.MySQL
 }
 
-// startsWhat says what a cell of t starts, and with which settings, from
-// what the target says of itself (no branch on its name).
-func startsWhat(t target.Target, settings map[string]string) string {
-	var s string
-	switch {
-	case !t.Managed():
-		s = "an external server (starts nothing)"
-	case t.Embedded():
-		s = "an embedded database file (WAL) in the work directory, inside shootout"
-	default:
-		build, transport := target.Build(t)
-		prog, _, _ := strings.Cut(build, ": ")
-		s = fmt.Sprintf("a private %s per cell%s, %s", filepath.Base(prog), engineOf(t), transport)
-	}
-	if len(settings) > 0 {
-		s += "; settings " + keyValues(settings)
-	}
-	return s
-}
-
-// engineOf is ", engine X" where the server has several engines; the
-// engine's table options tell mariadb-aria-nontx from mariadb-aria.
-func engineOf(t target.Target) string {
-	_, engine := target.Kind(t)
-	if d, ok := target.DialectOf(t); ok && d.EngineOptions != "" {
-		engine += " " + d.EngineOptions
-	}
-	if engine == "" {
-		return ""
-	}
-	return ", engine " + engine
-}
-
-// keyValues prints settings as key=value, sorted by key.
-func keyValues(m map[string]string) string {
-	var kv []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		kv = append(kv, k+"="+m[k])
-	}
-	return strings.Join(kv, ", ")
-}
-
 func machine() result.Machine {
 	m := result.Machine{Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {

@@ -22,6 +22,7 @@ import (
 
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
+	"shootout/internal/units"
 )
 
 // Target is one kind of server a user can name.
@@ -327,13 +328,4 @@ func querySettings(ctx context.Context, db *sql.DB, q string) (map[string]string
 }
 
 // HumanBytes formats a byte count the way server settings want it.
-func HumanBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dG", n>>30)
-	case n >= 1<<20:
-		return fmt.Sprintf("%dM", n>>20)
-	default:
-		return fmt.Sprintf("%dK", n>>10)
-	}
-}
+func HumanBytes(n int64) string { return units.FormatBytes(n) }

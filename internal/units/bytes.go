@@ -31,3 +31,16 @@ func ParseBytes(s string) (int64, error) {
 	}
 	return int64(n * float64(mult)), nil
 }
+
+// FormatBytes writes a byte count the way server settings and the dry
+// run want it: whole gibibytes as G, else mebibytes, else kibibytes.
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dG", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%dM", n>>20)
+	default:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+}
