@@ -23,6 +23,7 @@ import (
 
 	"shootout/internal/child"
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 	"shootout/internal/target"
 )
 
@@ -83,7 +84,7 @@ type RedmineOptions struct {
 	// processes", each serving one request at a time, as Passenger did
 	Workers int
 	Flavor  dialect.Flavor
-	Conn    target.ConnInfo
+	Conn    proto.Endpoint        // the database's; its password goes to database.yml only
 	Wrap    func(*exec.Cmd) error // into the cell's cgroups
 }
 
@@ -139,17 +140,18 @@ func NewRedmine(opt RedmineOptions) (_ *Redmine, err error) {
 	return r, nil
 }
 
-func databaseYAML(flavor dialect.Flavor, c target.ConnInfo) (string, error) {
+func databaseYAML(flavor dialect.Flavor, c proto.Endpoint) (string, error) {
 	q := strconv.Quote
+	host, port := c.HostPort()
 	switch flavor {
 	case dialect.MySQL:
 		return fmt.Sprintf("production:\n  adapter: mysql2\n  host: %s\n  port: %d\n  username: %s\n  password: %s\n  database: %s\n  encoding: utf8mb4\n  pool: 64\n",
-			q(c.Host), c.Port, q(c.User), q(c.Password), q(c.Database)), nil
+			q(host), port, q(c.User), q(c.Password), q(c.Database)), nil
 	case dialect.Postgres:
 		return fmt.Sprintf("production:\n  adapter: postgresql\n  host: %s\n  port: %d\n  username: %s\n  password: %s\n  database: %s\n  encoding: utf8\n  pool: 64\n",
-			q(c.Host), c.Port, q(c.User), q(c.Password), q(c.Database)), nil
+			q(host), port, q(c.User), q(c.Password), q(c.Database)), nil
 	case dialect.SQLite:
-		return fmt.Sprintf("production:\n  adapter: sqlite3\n  database: %s\n  timeout: 10000\n  pool: 64\n", q(c.Path)), nil
+		return fmt.Sprintf("production:\n  adapter: sqlite3\n  database: %s\n  timeout: 10000\n  pool: 64\n", q(c.Address)), nil
 	}
 	return "", fmt.Errorf("Redmine cannot run against a %s target", flavor)
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"shootout/internal/dialect"
-	"shootout/internal/target"
+	"shootout/internal/proto"
 	"shootout/internal/testenv"
 )
 
@@ -52,7 +52,7 @@ func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
 
 	dir := testenv.WorkDir(t)
 	rm, err := NewRedmine(RedmineOptions{WorkDir: dir, Workers: 1, Flavor: dialect.SQLite,
-		Conn: target.ConnInfo{Path: filepath.Join(dir, "redmine.db")}})
+		Conn: proto.Endpoint{Protocol: proto.SQL, Network: "file", Address: filepath.Join(dir, "redmine.db")}})
 	if err != nil {
 		t.Fatal(err)
 	}

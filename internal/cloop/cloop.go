@@ -29,6 +29,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"shootout/internal/proto"
 	"shootout/internal/workload"
 )
 
@@ -59,7 +60,8 @@ const (
 
 // Options say where the server is and what one event reads.
 type Options struct {
-	workload.Server
+	// Server is where the server is (tcp or unix), with its credentials.
+	Server proto.Endpoint
 	// Queries are the statements a read may name by index, each taking
 	// one id and returning the columns Check reads.
 	Queries []string
@@ -126,7 +128,9 @@ func Open(o Options) (*Conn, error) {
 	}
 	l := (*C.cloop)(C.calloc(1, C.size_t(unsafe.Sizeof(C.cloop{}))))
 	cs := func(s string) *C.char { return C.CString(s) }
-	strs := []*C.char{cs(o.Host), cs(o.User), cs(o.Password), cs(o.Database), cs(o.Socket)}
+	h, port := o.Server.HostPort()
+	socket := o.Server.Socket()
+	strs := []*C.char{cs(h), cs(o.Server.User), cs(o.Server.Password), cs(o.Server.Database), cs(socket)}
 	queries := (**C.char)(C.calloc(C.size_t(len(o.Queries)), C.size_t(unsafe.Sizeof((*C.char)(nil)))))
 	qs := unsafe.Slice(queries, len(o.Queries))
 	for i, q := range o.Queries {
@@ -134,12 +138,12 @@ func Open(o Options) (*Conn, error) {
 		strs = append(strs, qs[i])
 	}
 	host, sock := strs[0], strs[4]
-	if o.Socket != "" {
+	if socket != "" {
 		host = nil // libmariadb takes the socket only for host NULL or localhost
 	} else {
 		sock = nil
 	}
-	msg := C.cloop_open(l, host, C.uint(o.Port), sock, strs[1], strs[2], strs[3], queries, C.int(len(o.Queries)), C.int(o.Check), C.int(o.PerEvent), C.int64_t(size))
+	msg := C.cloop_open(l, host, C.uint(port), sock, strs[1], strs[2], strs[3], queries, C.int(len(o.Queries)), C.int(o.Check), C.int(o.PerEvent), C.int64_t(size))
 	for _, s := range strs {
 		C.free(unsafe.Pointer(s))
 	}

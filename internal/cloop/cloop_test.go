@@ -14,16 +14,16 @@ import (
 
 	"shootout/internal/cloop"
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
-	"shootout/internal/workload"
 )
 
 const rows = 1000
 
 // server is a private MariaDB with table kv of rows rows: value1 = 3 id,
 // value2 = id / 4.
-func server(t *testing.T) (target.ConnInfo, *sql.DB) {
+func server(t *testing.T) (proto.Endpoint, *sql.DB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a real server")
@@ -53,16 +53,12 @@ func server(t *testing.T) (target.ConnInfo, *sql.DB) {
 	if _, err := db.ExecContext(ctx, "INSERT INTO kv VALUES "+b.String()); err != nil {
 		t.Fatal(err)
 	}
-	return inst.(target.Connectable).ConnInfo(), db
+	return inst.Endpoint(), db
 }
 
-func serverOf(ci target.ConnInfo) workload.Server {
-	return workload.Server{Host: ci.Host, Port: ci.Port, User: ci.User, Password: ci.Password, Database: ci.Database}
-}
-
-func open(t *testing.T, ci target.ConnInfo, queries ...string) *cloop.Conn {
+func open(t *testing.T, ci proto.Endpoint, queries ...string) *cloop.Conn {
 	t.Helper()
-	c, err := cloop.Open(cloop.Options{Server: serverOf(ci),
+	c, err := cloop.Open(cloop.Options{Server: ci,
 		Queries: queries, Check: cloop.Values, PerEvent: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -172,11 +168,12 @@ func TestLoopReadsAndChecksEveryRow(t *testing.T) {
 // Go driver takes it, not libmariadb's default socket (another server).
 func TestLocalhostWithAPortIsTCP(t *testing.T) {
 	ci, _ := server(t)
-	s := serverOf(ci)
-	s.Host = "localhost"
+	s := ci
+	_, port := ci.HostPort()
+	s.Address = fmt.Sprintf("localhost:%d", port)
 	c, err := cloop.Open(cloop.Options{Server: s, Queries: []string{"SELECT value1, value2 FROM kv WHERE id = ?"}, Check: cloop.Values, PerEvent: 1})
 	if err != nil {
-		t.Fatalf("localhost:%d: %v", ci.Port, err)
+		t.Fatalf("%s: %v", s.Address, err)
 	}
 	defer c.Close()
 	r := &reads{}
@@ -184,7 +181,7 @@ func TestLocalhostWithAPortIsTCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.status[cloop.OK] == 0 {
-		t.Errorf("no row of this server's table read over localhost:%d: %v", ci.Port, r.status)
+		t.Errorf("no row of this server's table read over %s: %v", s.Address, r.status)
 	}
 }
 
@@ -230,13 +227,13 @@ func TestLoopErrorsAreTheServers(t *testing.T) {
 		t.Errorf("killed session: %v, classified %v, want connection lost", err, cl)
 	}
 
-	_, err = cloop.Open(cloop.Options{Server: serverOf(ci),
+	_, err = cloop.Open(cloop.Options{Server: ci,
 		Queries: []string{"SELECT value1, value2 FROM nosuch WHERE id = ?"}, Check: cloop.Values, PerEvent: 1})
 	var my *mysql.MySQLError
 	if !errors.As(err, &my) || my.Number != 1146 || !strings.Contains(my.Message, "nosuch") {
 		t.Errorf("a statement on a missing table: %v, want error 1146 naming it", err)
 	}
-	wrong := serverOf(ci)
+	wrong := ci
 	wrong.Password = "not" + ci.Password
 	_, err = cloop.Open(cloop.Options{Server: wrong,
 		Queries: []string{"SELECT value1, value2 FROM kv WHERE id = ?"}, Check: cloop.Values, PerEvent: 1})

@@ -64,8 +64,7 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ci, ok := c.inst.(target.Connectable)
-	if !ok || !c.t.Managed() {
+	if !c.t.Managed() {
 		return fmt.Errorf("--app %s needs a target shootout starts (%s is not)", aw.App(), c.t.Name())
 	}
 	d, db := c.sqlInst.Dialect(), c.sqlInst.DB()
@@ -73,7 +72,7 @@ func (c *cellRun) loadApp(ctx context.Context) error {
 	if err := os.MkdirAll(workDir, 0o700); err != nil {
 		return err
 	}
-	opt := app.RedmineOptions{WorkDir: workDir, Workers: c.cell.Clients, Flavor: d.Flavor, Conn: ci.ConnInfo()}
+	opt := app.RedmineOptions{WorkDir: workDir, Workers: c.cell.Clients, Flavor: d.Flavor, Conn: c.inst.Endpoint()}
 	if c.group != nil {
 		opt.Wrap = c.group.Wrap
 	}

@@ -348,17 +348,7 @@ func (c *cellRun) start(ctx context.Context) error {
 	if su, ok := c.w.(workload.ServerUser); ok {
 		// a client that connects by itself (client=libmariadb) needs the
 		// address the pool uses
-		var info target.ConnInfo
-		known := false
-		switch x := inst.(type) {
-		case target.ClientAddressed:
-			info, known = x.ClientConnInfo()
-		case target.Connectable:
-			info, known = x.ConnInfo(), true
-		}
-		known = known && (info.Port != 0 || info.Socket != "")
-		su.SetServer(workload.Server{Host: info.Host, Port: info.Port, Socket: info.Socket, User: info.User, Password: info.Password,
-			Database: info.Database}, known)
+		su.SetServer(inst.Endpoint())
 	}
 	if ni, ok := inst.(target.NativeInstance); ok {
 		c.native = ni

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,7 +22,7 @@ type External struct {
 	dsn     string // with the password: never printed or stored
 	display string // the URL with the password masked
 	via     string // how clients reach it: "tcp HOST" or "unix SOCKET"
-	conn    ConnInfo
+	ep      proto.Endpoint
 }
 
 func (e *External) transport() string { return e.via }
@@ -70,18 +69,17 @@ func ParseExternal(raw string) (Target, error) {
 		cfg := mysql.NewConfig()
 		cfg.User, cfg.Passwd, cfg.DBName = u.User.Username(), pass, db
 		cfg.InterpolateParams = true // as for the managed MariaDB (mariadb.go)
-		e.conn = ConnInfo{User: cfg.User, Password: pass, Database: db}
+		e.ep = proto.Endpoint{Protocol: proto.SQL, User: cfg.User, Password: pass, Database: db, External: true}
 		if socket != "" {
 			cfg.Net, cfg.Addr = "unix", socket
-			e.conn.Socket = socket
+			e.ep.Network, e.ep.Address = "unix", socket
 		} else {
 			port := u.Port()
 			if port == "" {
 				port = "3306"
 			}
 			cfg.Net, cfg.Addr = "tcp", net.JoinHostPort(host, port)
-			e.conn.Host = host
-			e.conn.Port, _ = strconv.Atoi(port)
+			e.ep.Network, e.ep.Address = "tcp", cfg.Addr
 		}
 		e.dsn = cfg.FormatDSN()
 	case "postgres", "postgresql":
@@ -182,8 +180,12 @@ func (x *externalInstance) Dialect() dialect.Dialect { return x.e.Dialect() }
 func (x *externalInstance) DB() *sql.DB              { return x.db }
 func (x *externalInstance) PIDs() []int              { return nil }
 
-func (x *externalInstance) ClientConnInfo() (ConnInfo, bool) {
-	return x.e.conn, x.e.flavor == dialect.MySQL
+// Endpoint is where the URL says the server is; a PostgreSQL URL goes to
+// its driver whole, so its endpoint has the dialect and no address.
+func (x *externalInstance) Endpoint() proto.Endpoint {
+	ep := x.e.ep
+	ep.Protocol, ep.External, ep.Dialect = proto.SQL, true, x.e.Dialect()
+	return ep
 }
 func (x *externalInstance) DataDir() string            { return "" }
 func (x *externalInstance) Applied() map[string]string { return nil }

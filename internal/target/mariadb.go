@@ -365,7 +365,8 @@ func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, po
 	// mysql2 adapter sends it, instead of a prepare, execute and close;
 	// prepared *sql.Stmt still use the binary protocol
 	cfg.InterpolateParams = true
-	in.conn = ConnInfo{Host: "127.0.0.1", Port: port, User: "shootout", Password: pw, Database: "sbtest"}
+	in.ep = proto.TCP(proto.SQL, "127.0.0.1", port)
+	in.ep.User, in.ep.Password, in.ep.Database, in.ep.Dialect = "shootout", pw, "sbtest", in.Dialect()
 	in.db, err = sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
 		return err

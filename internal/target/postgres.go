@@ -258,7 +258,8 @@ func (in *postgresInstance) waitAndCreateDB(ctx context.Context, port int, pw st
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE sbtest"); err != nil {
 		return err
 	}
-	in.conn = ConnInfo{Host: "127.0.0.1", Port: port, User: "shootout", Password: pw, Database: "sbtest"}
+	in.ep = proto.TCP(proto.SQL, "127.0.0.1", port)
+	in.ep.User, in.ep.Password, in.ep.Database, in.ep.Dialect = "shootout", pw, "sbtest", in.Dialect()
 	in.db, err = openSQL("pgx", dsn("sbtest"))
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shootout/internal/child"
+	"shootout/internal/proto"
 )
 
 // ServerCmd prepares a server process: in its own process group so the
@@ -87,10 +88,10 @@ type managed struct {
 	proc         *Process
 	db           *sql.DB
 	applied      map[string]string
-	conn         ConnInfo
+	ep           proto.Endpoint
 }
 
-func (m *managed) ConnInfo() ConnInfo { return m.conn }
+func (m *managed) Endpoint() proto.Endpoint { return m.ep }
 
 func (m *managed) DB() *sql.DB                { return m.db }
 func (m *managed) PIDs() []int                { return []int{m.proc.PID()} }

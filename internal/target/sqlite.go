@@ -94,8 +94,8 @@ func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 
 func (in *sqliteInstance) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.SQLite} }
 func (in *sqliteInstance) DB() *sql.DB              { return in.db }
-func (in *sqliteInstance) ConnInfo() ConnInfo {
-	return ConnInfo{Path: filepath.Join(in.dir, "shootout.db")}
+func (in *sqliteInstance) Endpoint() proto.Endpoint {
+	return proto.Endpoint{Protocol: proto.SQL, Network: "file", Address: filepath.Join(in.dir, "shootout.db"), Dialect: in.Dialect()}
 }
 func (in *sqliteInstance) PIDs() []int                { return []int{os.Getpid()} }
 func (in *sqliteInstance) DataDir() string            { return in.dir }

@@ -76,32 +76,6 @@ func Kind(t Target) (flavor, engine string) {
 	return string(t.Protocol()), ""
 }
 
-// ConnInfo is how another program — an application server in the loop —
-// reaches an instance's benchmark database. Password is a secret: it goes
-// to that program's private configuration and nowhere else.
-type ConnInfo struct {
-	Host     string
-	Port     int
-	User     string
-	Password string
-	Database string
-	Path     string // SQLite: the database file
-	Socket   string // a server given by a URL with ?socket=: its unix socket
-}
-
-// ClientAddressed is an external server that can say how a client of
-// its own (a C client) reaches it, as the URL gave it; ok is false for
-// one that cannot (PostgreSQL's URL goes to its driver whole). It is not
-// Connectable: an application server in the loop is for managed servers.
-type ClientAddressed interface {
-	ClientConnInfo() (info ConnInfo, ok bool)
-}
-
-// Connectable is an instance that can say how to reach it.
-type Connectable interface {
-	ConnInfo() ConnInfo
-}
-
 // StartOptions are what a cell asks of a server.
 type StartOptions struct {
 	WorkDir string // the target makes its own directory under it
@@ -158,6 +132,10 @@ const CacheShare = 0.5
 // Instance is a running server, or a connection to an external one. What
 // its clients speak is in SQLInstance or NativeInstance.
 type Instance interface {
+	// Endpoint is where clients reach it (whatever the protocol): the
+	// workload's session, a client of its own (a C client), an
+	// application server in the loop.
+	Endpoint() proto.Endpoint
 	Version(ctx context.Context) (string, error)
 	// Settings are every server variable (SHOW VARIABLES, pg_settings, PRAGMAs).
 	Settings(ctx context.Context) (map[string]string, error)
@@ -208,7 +186,6 @@ type SQLInstance interface {
 // NativeInstance is an instance of a native protocol.
 type NativeInstance interface {
 	Instance
-	Endpoint() proto.Endpoint
 	// DataBytes is what the server says its data takes (Redis's
 	// used_memory_dataset, memcached's bytes, Tarantool's space bsize):
 	// the table size of a SQL server.

@@ -307,42 +307,31 @@ type LoopRecorder interface {
 	InFlight(since int64)
 }
 
-// Server is how a client that connects by itself, outside database/sql
-// (a C client), reaches a managed SQL server.
-type Server struct {
-	Host     string
-	Port     int
-	Socket   string // a unix socket, in place of Host and Port
-	User     string
-	Password string
-	Database string
-}
-
 // ServerUser is a workload whose clients may connect by themselves: the
-// run tells it where the server is before they connect (ok false: the
-// server cannot say, as an external PostgreSQL given by URL).
+// run tells it where the server is before they connect (an endpoint that
+// is not Known: the server cannot say, as an external PostgreSQL given by
+// URL).
 type ServerUser interface {
-	SetServer(s Server, ok bool)
+	SetServer(ep proto.Endpoint)
 }
 
 // ServerSlot keeps what the run told a ServerUser: a workload embeds it.
 type ServerSlot struct {
-	mu    sync.Mutex
-	s     Server
-	known bool
+	mu sync.Mutex
+	ep proto.Endpoint
 }
 
-func (x *ServerSlot) SetServer(s Server, ok bool) {
+func (x *ServerSlot) SetServer(ep proto.Endpoint) {
 	x.mu.Lock()
-	x.s, x.known = s, ok
+	x.ep = ep
 	x.mu.Unlock()
 }
 
 // Server is where the run said the server is, and whether it could.
-func (x *ServerSlot) Server() (Server, bool) {
+func (x *ServerSlot) Server() (proto.Endpoint, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.s, x.known
+	return x.ep, x.ep.Known()
 }
 
 // Abandoner is a Worker whose operation spans several transactions and can
