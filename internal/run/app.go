@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"shootout/internal/app"
 	"shootout/internal/dialect"
@@ -17,19 +15,23 @@ import (
 	"shootout/internal/workload"
 )
 
-// A cell with an application in the loop (--app redmine): the target
-// starts as usual, the application's own migrations make the tables in its
-// database, the workload's loader fills them, the application server
-// starts inside the cell's cgroups (the memory cap covers both, as in the
-// seeds' one VM), and the clients speak its HTTP API.
+// A cell with an application in the loop (--app NAME): the target starts
+// as usual, and the workload's session on its database is wrapped by the
+// application's (internal/app), which loads through the application's
+// migrations, starts its server inside the cell's cgroups (the memory cap
+// covers both, as in the seeds' one VM), and gives clients of its HTTP
+// API. The application is found by name in app's registry.
 
 // appMemory is what the cell's application takes of its memory cap.
 func appMemory(c result.Cell) (bytes int64, who string) {
-	switch c.Conditions.App {
-	case "redmine":
-		return app.RedmineMemory(c.Clients), fmt.Sprintf("Redmine (puma, %d workers)", max(c.Clients, 1))
+	if c.Conditions.App == "" {
+		return 0, ""
 	}
-	return 0, ""
+	kind, err := app.Lookup(c.Conditions.App)
+	if err != nil {
+		return 0, ""
+	}
+	return kind.Memory(c.Clients)
 }
 
 // serverBudget is the part of budget the database server's caches are
@@ -47,123 +49,43 @@ func serverBudget(c result.Cell, budget int64) (int64, string, error) {
 	return budget - share, fmt.Sprintf("%s of it kept for %s", target.HumanBytes(share), who), nil
 }
 
-// appWorkload is the cell's workload as an application's, or an error
-// naming what is missing.
-func (c *cellRun) appWorkload() (workload.AppWorkload, error) {
-	aw, ok := c.w.(workload.AppWorkload)
-	if !ok || aw.App() != c.cell.Conditions.App {
-		return nil, fmt.Errorf("--app %s: workload %s does not run through it", c.cell.Conditions.App, c.cell.Workload)
-	}
-	return aw, nil
-}
-
-// loadApp is load for an application cell: migrations, then the dataset,
-// then the application server.
-func (c *cellRun) loadApp(ctx context.Context) error {
-	aw, err := c.appWorkload()
+// openApp wraps the cell's session on its database in the application
+// called name.
+func (c *cellRun) openApp(name string) error {
+	kind, err := app.Lookup(name)
 	if err != nil {
 		return err
 	}
-	if !c.t.Managed() {
-		return fmt.Errorf("--app %s needs a target shootout starts (%s is not)", aw.App(), c.t.Name())
+	db, ok := c.sess.(*workload.SQLSession)
+	if !ok || !c.t.Managed() {
+		return fmt.Errorf("--app %s needs a SQL target shootout starts (%s is not)", name, c.t.Name())
 	}
-	d, db := c.sqlInst.Dialect(), c.sqlInst.DB()
 	workDir := filepath.Join(c.dataDir(), "app")
 	if err := os.MkdirAll(workDir, 0o700); err != nil {
 		return err
 	}
-	opt := app.RedmineOptions{WorkDir: workDir, Workers: c.cell.Clients, Flavor: d.Flavor, Conn: c.inst.Endpoint()}
+	opt := app.Options{Workload: c.w, DB: db, Target: c.t.Name(), WorkDir: workDir, Workers: c.cell.Clients, Log: c.Log,
+		Track: c.Ledger.AddServer, Untrack: c.Ledger.ForgetServer}
 	if c.group != nil {
 		opt.Wrap = c.group.Wrap
 	}
-	rm, err := app.NewRedmine(opt)
+	a, err := kind.Open(opt)
 	if err != nil {
 		return err
 	}
-	c.app = rm
+	c.sess = a
 	c.later(func() {
-		if err := rm.Stop(); err != nil {
-			logf(c.Log, "stop Redmine: %v", err)
+		if err := a.Close(); err != nil {
+			logf(c.Log, "%v", err)
 		}
 	})
-	logf(c.Log, "Redmine's migrations into %s", c.t.Name())
-	if err := rm.Migrate(ctx); err != nil {
-		return err
-	}
-	if d.Flavor == dialect.MySQL {
-		if err := convertEngines(ctx, c, d.Engine); err != nil {
-			return err
-		}
-	}
-	if err := execAll(ctx, db, aw.AppPrepare(d, c.ds)); err != nil {
-		return fmt.Errorf("empty what the migrations filled: %w", err)
-	}
-	progress, finish := c.progress(c.ds.LoadRows, "loading "+c.ds.Name+" rows into Redmine's tables")
-	loadCtx, progress, watch := watchLoad(ctx, c.loadStallLimit, progress)
-	stats, err := c.w.Load(loadCtx, db, d, c.ds, progress)
-	finish()
-	if stall := watch.stop(); stall != nil {
-		return fmt.Errorf("load dataset %s into Redmine's tables: %w; %s", c.ds.Name, stall, stallEvidence(ctx, c.inst.PIDs(), db, d))
-	}
-	if err != nil {
-		return fmt.Errorf("load dataset %s into Redmine's tables: %w", c.ds.Name, err)
-	}
-	c.f.Load.Rows = stats.Rows
-	c.f.Load.Seconds = stats.Seconds
-	if err := c.afterLoad(ctx, c.inst.PIDs(), db, d, aw.AppPostLoad(d, c.ds), time.Duration(stats.Seconds*float64(time.Second))); err != nil {
-		return err
-	}
-	logf(c.Log, "starting Redmine: puma, %d workers, on the %s database", max(c.cell.Clients, 1), c.t.Name())
-	if err := rm.Start(ctx); err != nil {
-		return err
-	}
-	// a killed shootout's sweep ends puma and removes the instance
-	pids := rm.PIDs()
-	for i, pid := range pids {
-		dir := ""
-		if i == 0 {
-			dir = rm.Dir()
-		}
-		c.Ledger.AddServer(pid, dir)
-	}
-	c.later(func() {
-		for i, pid := range pids {
-			dir := ""
-			if i == 0 {
-				dir = rm.Dir()
-			}
-			c.Ledger.ForgetServer(pid, dir)
-		}
-	})
-	c.f.Target.App = rm.Version
-	logf(c.Log, "Redmine serves on %s (%s)", rm.URL, rm.Version)
 	return nil
 }
 
-// convertEngines moves the tables Redmine's migrations made to the
-// target's storage engine (Rails creates them in the server's default).
-func convertEngines(ctx context.Context, c *cellRun, engine string) error {
-	db := c.sqlInst.DB()
-	rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND LOWER(engine) <> ?", strings.ToLower(engine))
-	if err != nil {
-		return err
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return err
-		}
-		names = append(names, n)
-	}
-	rows.Close()
-	for _, n := range names {
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("ALTER TABLE `%s` ENGINE=%s", n, engine)); err != nil {
-			return fmt.Errorf("Redmine's table %s cannot move to %s: %w", n, engine, err)
-		}
-	}
-	return nil
+// inLoop is the cell's application in the loop, or nil.
+func (c *cellRun) inLoop() app.InLoop {
+	a, _ := c.sess.(app.InLoop)
+	return a
 }
 
 // questions is MariaDB's count of statements received, -1 elsewhere.
@@ -182,7 +104,8 @@ func questions(ctx context.Context, db *sql.DB, d dialect.Dialect) int64 {
 // fillApp records the application server's CPU and memory beside the
 // database server's, and what the database counted per HTTP request.
 func (c *cellRun) fillApp(au, du metrics.Report, events int64, counters map[string]int64, qBefore, qAfter int64) {
-	a := &result.App{Name: c.app.Version, CPUSeconds: au.ServerCPUSeconds, PeakRSSBytes: au.PeakRSSBytes,
+	in := c.inLoop()
+	a := &result.App{Name: in.Version(), CPUSeconds: au.ServerCPUSeconds, PeakRSSBytes: au.PeakRSSBytes,
 		Requests: counters["http_requests"], Errors4xx: counters["http_4xx"], Errors5xx: counters["http_5xx"]}
 	if events > 0 {
 		a.CPUSecondsPerOp = a.CPUSeconds / float64(events)
@@ -204,6 +127,6 @@ func (c *cellRun) fillApp(au, du metrics.Report, events int64, counters map[stri
 	if a.StatementsPerRequest > 0 {
 		perRequest = fmt.Sprintf(", %.1f statements per request", a.StatementsPerRequest)
 	}
-	logf(c.Log, "Redmine: %.1f ms CPU per operation, %s, %d requests (%d 4xx, %d 5xx)%s",
-		1000*a.CPUSecondsPerOp, db, a.Requests, a.Errors4xx, a.Errors5xx, perRequest)
+	logf(c.Log, "%s: %.1f ms CPU per operation, %s, %d requests (%d 4xx, %d 5xx)%s",
+		in.Name(), 1000*a.CPUSecondsPerOp, db, a.Requests, a.Errors4xx, a.Errors5xx, perRequest)
 }

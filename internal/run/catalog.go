@@ -96,12 +96,16 @@ func Schema(out io.Writer, wl, tg, dataset string, params map[string]string) err
 	if !isSQL {
 		return badInput("--target %s speaks %s, not SQL: it has no DDL", t.Name(), t.Protocol())
 	}
+	sw, isSQL := w.(workload.SQL)
+	if !isSQL {
+		return badInput("--workload %s does not speak SQL: it has no DDL", wl)
+	}
 	fmt.Fprintf(out, "-- %s on %s: tables, created before the load\n", wl, t.Name())
-	for _, q := range w.Schema(dl, ds) {
+	for _, q := range sw.Schema(dl, ds) {
 		fmt.Fprintf(out, "%s;\n", q)
 	}
 	fmt.Fprintln(out, "-- after the load")
-	for _, q := range w.PostLoad(dl, ds) {
+	for _, q := range sw.PostLoad(dl, ds) {
 		fmt.Fprintf(out, "%s;\n", q)
 	}
 	return nil

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"shootout/internal/app"
 	"shootout/internal/dialect"
 	"shootout/internal/disk"
 	"shootout/internal/limits"
@@ -39,11 +39,9 @@ type cellRun struct {
 	// cap); nbGroup holds a neighbour alone, beside an embedded database.
 	group, nbGroup *limits.Group
 	inst           target.Instance
-	// sqlInst is inst when its clients speak SQL; native and steps when
-	// they speak a native protocol (the workload's steps on it)
-	sqlInst target.SQLInstance
-	native  target.NativeInstance
-	steps   workload.NativeSteps
+	// sess is the workload on inst, whatever its protocol (and an
+	// application in the loop wrapping the database's)
+	sess workload.Session
 	// mortal is the server process shootout watches, nil for an
 	// embedded or external one
 	mortal target.Mortal
@@ -52,9 +50,8 @@ type cellRun struct {
 	killedBecause atomic.Value
 	// disk is the modelled device the data lives on (--disk), or nil
 	disk *disk.Disk
-	// app is the application server of an --app cell, or nil; appErrors
-	// the exceptions it logged during the run
-	app       *app.Redmine
+	// appErrors are the exceptions an application in the loop logged
+	// during the run
 	appErrors []string
 	undo      []func()
 }
@@ -87,15 +84,7 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 		go c.watchServer(watched, stop)
 		ctx = watched
 	}
-	if c.cell.Conditions.App != "" {
-		if err := c.loadApp(ctx); err != nil {
-			return err
-		}
-	} else if c.native != nil {
-		if err := r.loadNative(ctx, c, f); err != nil {
-			return err
-		}
-	} else if err := r.load(ctx, c.t, c.sqlInst, c.w, c.ds, f); err != nil {
+	if err := c.load(ctx); err != nil {
 		return err
 	}
 	if err := c.settleLoad(ctx); err != nil {
@@ -306,8 +295,37 @@ func (c *cellRun) makeGroup(name string, req limits.Request) (*limits.Group, err
 	return g, nil
 }
 
-// start starts the server inside its group and records what runs.
+// start starts the server inside its group, opens the workload's
+// session on it and records what runs.
 func (c *cellRun) start(ctx context.Context) error {
+	opts, err := c.startOptions()
+	if err != nil {
+		return err
+	}
+	inst, err := c.t.Start(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("start %s: %w", c.t.Name(), err)
+	}
+	c.inst = inst
+	c.mortal, _ = inst.(target.Mortal)
+	c.track(inst)
+	if err := c.open(); err != nil {
+		return err
+	}
+	c.f.Target.Applied = inst.Applied()
+	if c.f.Target.Version, err = inst.Version(ctx); err != nil {
+		return fmt.Errorf("read server version: %w", err)
+	}
+	if c.f.Target.Settings, err = inst.Settings(ctx); err != nil {
+		return fmt.Errorf("read server settings: %w", err)
+	}
+	return nil
+}
+
+// startOptions are what the cell asks of its server: the memory left
+// after what an application in the loop takes, the plan's settings, the
+// cell's allocator, its cgroups.
+func (c *cellRun) startOptions() (target.StartOptions, error) {
 	budget := c.cell.Conditions.MemoryBytes
 	if budget == 0 {
 		budget = metrics.MemAvailable()
@@ -315,7 +333,7 @@ func (c *cellRun) start(ctx context.Context) error {
 	}
 	budget, kept, err := serverBudget(c.cell, budget)
 	if err != nil {
-		return fmt.Errorf("memory: %w", err)
+		return target.StartOptions{}, fmt.Errorf("memory: %w", err)
 	}
 	if kept != "" {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "memory cap: "+kept)
@@ -339,32 +357,12 @@ func (c *cellRun) start(ctx context.Context) error {
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
 	}
-	inst, err := c.t.Start(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("start %s: %w", c.t.Name(), err)
-	}
-	c.inst = inst
-	c.sqlInst, _ = inst.(target.SQLInstance)
-	if su, ok := c.w.(workload.ServerUser); ok {
-		// a client that connects by itself (client=libmariadb) needs the
-		// address the pool uses
-		su.SetServer(inst.Endpoint())
-	}
-	if ni, ok := inst.(target.NativeInstance); ok {
-		c.native = ni
-		nw, ok := c.w.(workload.NativeWorkload)
-		if !ok {
-			inst.Stop(ctx)
-			return fmt.Errorf("workload %s speaks SQL only, not %s", c.w.Name(), c.t.Protocol())
-		}
-		steps, err := nw.Native(ni.Endpoint())
-		if err != nil {
-			inst.Stop(ctx)
-			return err
-		}
-		c.steps = steps
-	}
-	c.mortal, _ = inst.(target.Mortal)
+	return opts, nil
+}
+
+// track records a started server for the sweep after a SIGKILL, and has
+// the end of the cell stop it and forget it.
+func (c *cellRun) track(inst target.Instance) {
 	if c.t.Managed() && !c.t.Embedded() {
 		for _, pid := range inst.PIDs() {
 			c.Ledger.AddServer(pid, filepath.Dir(inst.DataDir()))
@@ -383,15 +381,29 @@ func (c *cellRun) start(ctx context.Context) error {
 			logf(c.Log, "stop %s: %v", c.t.Name(), err)
 		}
 	})
-	if c.steps != nil {
-		c.later(func() { c.steps.Close() })
+}
+
+// open is the workload's session on the server at its endpoint (on SQL
+// through the instance's pool), wrapped by the cell's application in the
+// loop when it has one; the end of the cell closes it before the server
+// stops.
+func (c *cellRun) open() error {
+	var db *sql.DB
+	if si, ok := c.inst.(target.SQLInstance); ok {
+		db = si.DB()
 	}
-	c.f.Target.Applied = inst.Applied()
-	if c.f.Target.Version, err = inst.Version(ctx); err != nil {
-		return fmt.Errorf("read server version: %w", err)
+	sess, err := workload.Open(c.w, c.inst.Endpoint(), db)
+	if err != nil {
+		return err
 	}
-	if c.f.Target.Settings, err = inst.Settings(ctx); err != nil {
-		return fmt.Errorf("read server settings: %w", err)
+	c.sess = sess
+	c.later(func() {
+		if err := sess.Close(); err != nil {
+			logf(c.Log, "%v", err)
+		}
+	})
+	if name := c.cell.Conditions.App; name != "" {
+		return c.openApp(name)
 	}
 	return nil
 }
@@ -435,13 +447,14 @@ func (c *cellRun) settleLoad(ctx context.Context) error {
 	return nil
 }
 
-// sqlHandles are the pool and dialect of a SQL instance, for the
-// evidence of a stall; a native one has neither.
+// sqlHandles are the pool and dialect of a session on a SQL server, for
+// the evidence only SQL gives (a stall's sessions, the engine's writes,
+// the tables' bytes); any other has neither.
 func (c *cellRun) sqlHandles() (*sql.DB, dialect.Dialect) {
-	if c.sqlInst == nil {
-		return nil, dialect.Dialect{}
+	if s, ok := c.sess.(workload.SQLServer); ok {
+		return s.DB(), s.Dialect()
 	}
-	return c.sqlInst.DB(), c.sqlInst.Dialect()
+	return nil, dialect.Dialect{}
 }
 
 // liftIO removes the disk caps once the window is measured: a cap left on
@@ -465,22 +478,17 @@ func (c *cellRun) liftIO() {
 func (c *cellRun) check(ctx context.Context, m *measured) error {
 	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	if c.beforeCheck != nil && c.sqlInst != nil {
-		if err := c.beforeCheck(checkCtx, c.sqlInst.DB()); err != nil {
+	if db, _ := c.sqlHandles(); c.beforeCheck != nil && db != nil {
+		if err := c.beforeCheck(checkCtx, db); err != nil {
 			return err
 		}
 	}
 	dres := m.driver
-	var inv workload.Invariants
-	if c.steps != nil {
-		inv = c.steps.Check(checkCtx, c.ds, m.before, dres.Counters)
-	} else {
-		inv = c.w.Check(checkCtx, c.sqlInst.DB(), c.sqlInst.Dialect(), c.ds, m.before, dres.Counters)
-	}
+	inv := c.sess.Check(checkCtx, c.ds, m.before, dres.Counters)
 	f := c.f
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures, Drift: inv.Drift}
-	if len(c.appErrors) > 0 {
-		f.Invariants.Drift = append(f.Invariants.Drift, "Redmine's log: "+strings.Join(c.appErrors, "; "))
+	if a := c.inLoop(); a != nil && len(c.appErrors) > 0 {
+		f.Invariants.Drift = append(f.Invariants.Drift, a.Name()+"'s log: "+strings.Join(c.appErrors, "; "))
 		inv.Drift = f.Invariants.Drift
 	}
 	f.Counters = dres.Counters
@@ -523,13 +531,23 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	return nil
 }
 
-// tableBytes is what the server says the workload's data takes: the SQL
-// server's tables and indexes, or the native server's own count.
+// dataSizer is an instance that counts its data itself (a native
+// server's own figure).
+type dataSizer interface {
+	DataBytes(ctx context.Context) (int64, error)
+}
+
+// tableBytes is what the server says the workload's data takes: the
+// server's own count, or a SQL server's tables and indexes.
 func (c *cellRun) tableBytes(ctx context.Context) error {
-	if c.native != nil {
-		n, err := c.native.DataBytes(ctx)
+	if ds, ok := c.inst.(dataSizer); ok {
+		n, err := ds.DataBytes(ctx)
 		c.f.Space.TableBytes = n
 		return err
 	}
-	return c.sqlInst.DB().QueryRowContext(ctx, c.sqlInst.Dialect().TableBytesQuery()).Scan(&c.f.Space.TableBytes)
+	db, d := c.sqlHandles()
+	if db == nil {
+		return errors.New("the server cannot say")
+	}
+	return db.QueryRowContext(ctx, d.TableBytesQuery()).Scan(&c.f.Space.TableBytes)
 }

@@ -21,7 +21,8 @@ func checkWithBefore(t *testing.T, res *plan.Resolved, dir string) workload.Inva
 		t.Fatal(err)
 	}
 	defer inst.Stop(ctx)
-	w, _ := workload.New(cell.Workload, cell.Params)
+	wl, _ := workload.New(cell.Workload, cell.Params)
+	w := wl.(workload.SQL)
 	ds, _ := w.Dataset(cell.Dataset, 1)
 	for _, q := range w.Schema(inst.(target.SQLInstance).Dialect(), ds) {
 		if _, err := inst.(target.SQLInstance).DB().ExecContext(ctx, q); err != nil {

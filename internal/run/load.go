@@ -2,64 +2,67 @@ package run
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"shootout/internal/dialect"
 	"shootout/internal/result"
-	"shootout/internal/target"
 	"shootout/internal/workload"
 )
 
-func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInstance, w workload.Workload, ds workload.Dataset, f *result.File) error {
-	d, db := inst.Dialect(), inst.DB()
-	var claim *workload.Claim
-	if !t.Managed() {
-		// a server shootout did not start may hold someone's data: only
-		// tables shootout created there are ever written
-		c, err := workload.ClaimExternal(ctx, db, d, w, ds)
-		if err != nil {
-			return err
-		}
-		if c.Reuse {
-			f.Load.Reused = true
-			logf(r.Log, "dataset %s already loaded on %s: reused", ds.Name, t.Name())
-			return nil
-		}
-		if err := c.Begin(ctx); err != nil {
-			return err
-		}
-		claim = c
-	}
-	if sc, ok := w.(workload.SchemaChecker); ok {
-		notes, err := sc.CheckSchema(d, ds)
-		if err != nil {
-			return fmt.Errorf("schema on %s: %w", t.Name(), err)
-		}
-		f.Load.Notes = notes
-		for _, n := range notes {
-			logf(r.Log, "%s", n)
-		}
-	}
+// load fills the server through the cell's session (on a server
+// shootout did not start, only where shootout's own marker is), then
+// runs the load's last steps, which report no progress, under one bound.
+func (c *cellRun) load(ctx context.Context) error {
 	start := time.Now()
-	schema := w.Schema(d, ds)
-	if err := execAll(ctx, db, schema); err != nil {
-		return fmt.Errorf("create schema: %w", err)
+	stats, err := c.loadRows(ctx)
+	if err != nil {
+		return err
 	}
-	total := ds.Rows
-	if ds.LoadRows > 0 {
-		total = ds.LoadRows
+	if a := c.inLoop(); a != nil {
+		c.f.Target.App = a.Version()
 	}
-	progress, finish := r.progress(total, "loading "+ds.Name+" rows")
-	if hook := r.duringLoad; hook != nil {
+	if stats.Reused {
+		c.f.Load.Reused = true
+		logf(c.Log, "dataset %s already loaded on %s: reused", c.ds.Name, c.t.Name())
+		return nil
+	}
+	for _, n := range stats.Notes {
+		logf(c.Log, "%s", n)
+	}
+	idx := time.Now()
+	setup := time.Duration(stats.SetupSeconds * float64(time.Second))
+	if err := c.finishLoad(ctx, idx.Sub(start)-setup); err != nil {
+		return err
+	}
+	f := c.f
+	f.Load = result.Load{Seconds: time.Since(start).Seconds() - stats.SetupSeconds, Rows: stats.Rows, Tables: stats.Tables,
+		IndexS: time.Since(idx).Seconds(), SchemaDDL: stats.SchemaDDL, Notes: stats.Notes}
+	if f.Load.Seconds > 0 {
+		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
+	}
+	c.logLoad(stats)
+	return nil
+}
+
+// loadRows is the session's Load with a progress bar, watched: a load
+// whose batches stop landing is cancelled, with what the server was
+// doing.
+func (c *cellRun) loadRows(ctx context.Context) (workload.LoadStats, error) {
+	total := c.ds.Rows
+	if c.ds.LoadRows > 0 {
+		total = c.ds.LoadRows
+	}
+	progress, finish := c.progress(total, "loading "+c.ds.Name+" rows")
+	db, d := c.sqlHandles()
+	if hook := c.duringLoad; hook != nil && db != nil {
 		var once sync.Once
 		show := progress
 		progress = func(rows int64) {
@@ -69,32 +72,50 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInsta
 			}
 		}
 	}
-	loadCtx, progress, watch := watchLoad(ctx, r.loadStallLimit, progress)
-	stats, err := w.Load(loadCtx, db, d, ds, progress)
+	loadCtx, progress, watch := watchLoad(ctx, c.loadStallLimit, progress)
+	stats, err := c.sess.Load(loadCtx, c.ds, progress)
 	finish()
 	if stall := watch.stop(); stall != nil {
-		return fmt.Errorf("load dataset %s: %w; %s", ds.Name, stall, stallEvidence(ctx, inst.PIDs(), db, d))
+		return stats, fmt.Errorf("load dataset %s: %w; %s", c.ds.Name, stall, stallEvidence(ctx, c.inst.PIDs(), db, d))
 	}
 	if err != nil {
-		return fmt.Errorf("load dataset %s: %w", ds.Name, err)
+		return stats, fmt.Errorf("load dataset %s: %w", c.ds.Name, err)
 	}
-	idx := time.Now()
-	if hook := r.beforeStep; hook != nil {
+	return stats, nil
+}
+
+// finishLoad runs a session's last load steps (PostLoad's index builds)
+// under the step bound; past it the cell fails naming the step in
+// flight.
+func (c *cellRun) finishLoad(ctx context.Context, loadTook time.Duration) error {
+	fin, ok := c.sess.(workload.Finisher)
+	if !ok {
+		return nil
+	}
+	db, d := c.sqlHandles()
+	if hook := c.beforeStep; hook != nil {
 		hook(ctx, "postload", db)
 	}
-	if err := r.afterLoad(ctx, inst.PIDs(), db, d, w.PostLoad(d, ds), idx.Sub(start)); err != nil {
+	limit, least := c.stepLimit(loadTook)
+	var current atomic.Value
+	current.Store("")
+	late, err := boundStep(ctx, limit, c.inst.PIDs(), db, d, func(ctx context.Context) error {
+		return fin.FinishLoad(ctx, c.ds, func(what string) { current.Store(what) })
+	})
+	if late != nil {
+		return fmt.Errorf("build indexes after load: the server stopped answering after the load: %q went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
+			current.Load(), late.waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, late.evidence)
+	}
+	if err != nil {
 		return fmt.Errorf("build indexes after load: %w", err)
 	}
-	if claim != nil {
-		if err := claim.Done(ctx); err != nil {
-			return err
-		}
-	}
-	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables,
-		IndexS: time.Since(idx).Seconds(), SchemaDDL: len(schema), Notes: f.Load.Notes}
-	if f.Load.Seconds > 0 {
-		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
-	}
+	return nil
+}
+
+// logLoad records how fast each table's rows went in and says so, per
+// table for the large ones.
+func (c *cellRun) logLoad(stats workload.LoadStats) {
+	f := c.f
 	var perTable, names []string
 	for t := range stats.Tables {
 		names = append(names, t)
@@ -111,11 +132,10 @@ func (r *Runner) load(ctx context.Context, t target.Target, inst target.SQLInsta
 			}
 		}
 	}
-	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s; indexes %.1f s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS, f.Load.IndexS)
+	logf(c.Log, "loaded %d rows in %.1f s (%.0f rows/s; indexes %.1f s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS, f.Load.IndexS)
 	if len(perTable) > 0 {
-		logf(r.Log, "  %s", strings.Join(perTable, ", "))
+		logf(c.Log, "  %s", strings.Join(perTable, ", "))
 	}
-	return nil
 }
 
 // progress shows a bar on a terminal, and a line every 5 s elsewhere (CI
@@ -143,39 +163,4 @@ func (r *Runner) progress(total int64, what string) (workload.Progress, func()) 
 			logf(r.Log, "%s: %d/%d (%.0f%%, %.0f rows/s)", what, done, total, 100*float64(done)/float64(total), float64(done)/now.Sub(start).Seconds())
 		}
 	}, func() {}
-}
-
-func execAll(ctx context.Context, db *sql.DB, stmts []string) error {
-	for _, q := range stmts {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", firstLine(q), err)
-		}
-	}
-	return nil
-}
-
-// loadNative fills a native server by the workload's steps on it (each
-// protocol's fastest path: pipelined writes, multi-sets, batched inserts).
-func (r *Runner) loadNative(ctx context.Context, c *cellRun, f *result.File) error {
-	start := time.Now()
-	progress, finish := r.progress(c.ds.Rows, "loading "+c.ds.Name+" rows")
-	loadCtx, progress, watch := watchLoad(ctx, r.loadStallLimit, progress)
-	stats, err := c.steps.Load(loadCtx, c.ds, progress)
-	finish()
-	if stall := watch.stop(); stall != nil {
-		return fmt.Errorf("load dataset %s: %w; %s", c.ds.Name, stall, stallEvidence(ctx, c.inst.PIDs(), nil, dialect.Dialect{}))
-	}
-	if err != nil {
-		return fmt.Errorf("load dataset %s: %w", c.ds.Name, err)
-	}
-	f.Load = result.Load{Seconds: time.Since(start).Seconds(), Rows: stats.Rows, Tables: stats.Tables, Reused: stats.Rows == 0 && c.ds.Rows > 0}
-	if f.Load.Reused {
-		logf(r.Log, "dataset %s already loaded on %s: reused", c.ds.Name, c.t.Name())
-		return nil
-	}
-	if f.Load.Seconds > 0 {
-		f.Load.RowsPerS = float64(stats.Rows) / f.Load.Seconds
-	}
-	logf(r.Log, "loaded %d rows in %.1f s (%.0f rows/s)", stats.Rows, f.Load.Seconds, f.Load.RowsPerS)
-	return nil
 }

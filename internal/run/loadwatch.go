@@ -133,27 +133,3 @@ func boundStep(ctx context.Context, limit time.Duration, pids []int, db *sql.DB,
 	waited := time.Since(started)
 	return &overdue{waited: waited, evidence: stallEvidence(ctx, pids, db, d)}, nil
 }
-
-// afterLoad runs the statements that follow a load under the step bound;
-// past it the cell fails naming the statement in flight.
-func (r *Runner) afterLoad(ctx context.Context, pids []int, db *sql.DB, d dialect.Dialect, stmts []string, loadTook time.Duration) error {
-	if len(stmts) == 0 {
-		return nil
-	}
-	limit, least := r.stepLimit(loadTook)
-	var current atomic.Int64
-	late, err := boundStep(ctx, limit, pids, db, d, func(ctx context.Context) error {
-		for i, q := range stmts {
-			current.Store(int64(i))
-			if _, err := db.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("%s: %w", firstLine(q), err)
-			}
-		}
-		return nil
-	})
-	if late != nil {
-		return fmt.Errorf("the server stopped answering after the load: %q went unanswered for %v (the bound: ten times the load's %v, at least %v); %s",
-			firstLine(stmts[current.Load()]), late.waited.Round(time.Second), loadTook.Round(100*time.Millisecond), least, late.evidence)
-	}
-	return err
-}

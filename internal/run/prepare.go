@@ -38,7 +38,13 @@ func (r *Runner) Prepare(ctx context.Context, p Prepare, out io.Writer) error {
 	defer started.Stop(context.Background())
 	var f result.File
 	cpu0 := metrics.SelfCPU()
-	if err := r.load(ctx, t, started.(target.SQLInstance), w, ds, &f); err != nil {
+	// a cell's own session and load steps, without its limits or window
+	c := &cellRun{Runner: r, t: t, w: w, ds: ds, f: &f, inst: started}
+	defer c.cleanup()
+	if err := c.open(); err != nil {
+		return err
+	}
+	if err := c.load(ctx); err != nil {
 		return err
 	}
 	if f.Load.Reused {

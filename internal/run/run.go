@@ -141,7 +141,7 @@ func (c *cellRun) counters() metrics.Counters {
 	// an application in the loop runs in the server's cgroup, whose
 	// counter would add its CPU to the server's: the server's process
 	// tree, from /proc, is then the only count of the server alone
-	if c.app == nil {
+	if c.inLoop() == nil {
 		k.Server = c.group.CPUCounter()
 	}
 	if c.disk != nil {

@@ -71,26 +71,7 @@ func (c *cellRun) driverConfig() driver.Config {
 }
 
 func (c *cellRun) connect(ctx context.Context, client int) (workload.Worker, error) {
-	if c.app != nil {
-		aw, err := c.appWorkload()
-		if err != nil {
-			return nil, err
-		}
-		return aw.NewAppWorker(c.app.URL, c.ds, client)
-	}
-	if c.steps != nil {
-		return c.steps.NewWorker(ctx, c.ds, client)
-	}
-	conn, err := c.sqlInst.DB().Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	wk, err := c.w.NewWorker(ctx, conn, c.sqlInst.Dialect(), c.ds, client)
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return wk, nil
+	return c.sess.NewWorker(ctx, c.ds, client)
 }
 
 // preConnected are clients connected before the window, handed to the
@@ -148,22 +129,15 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		ca.SetClients(c.cell.Clients)
 	}
 	f := c.f
-	// the SQL-only steps: engine write counters, statements per request
-	var db *sql.DB
-	var d dialect.Dialect
-	var before workload.State
+	before, err := c.sess.Before(ctx, c.ds)
+	if err != nil {
+		return nil, err
+	}
+	// the SQL-only evidence: engine write counters, statements per request
+	db, d := c.sqlHandles()
 	var writesBefore dialect.EngineWrites
 	var writesKnown bool
-	var err error
-	if c.steps != nil {
-		if before, err = c.steps.Before(ctx, c.ds); err != nil {
-			return nil, err
-		}
-	} else {
-		db, d = c.sqlInst.DB(), c.sqlInst.Dialect()
-		if before, err = c.w.Before(ctx, db, d, c.ds); err != nil {
-			return nil, err
-		}
+	if db != nil {
 		writesBefore, writesKnown, err = d.ReadEngineWrites(ctx, db)
 		if err != nil {
 			f.Server.Note = "engine write counters unreadable: " + err.Error()
@@ -217,8 +191,8 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	sampler := metrics.StartWith(c.inst.PIDs(), time.Second, c.counters())
 	var appSampler *metrics.Sampler
 	questionsBefore := int64(-1)
-	if c.app != nil {
-		appSampler = metrics.Start(c.app.PIDs(), time.Second)
+	if a := c.inLoop(); a != nil {
+		appSampler = metrics.Start(a.PIDs(), time.Second)
 		questionsBefore = questions(ctx, db, d)
 	}
 	runStart := time.Now()
@@ -227,10 +201,10 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	}
 	// the cell's context ends the moment the server dies (watchServer)
 	dres, runErr := driver.Run(ctx, cfg, connect)
-	if c.app != nil {
-		if errs := c.app.LogErrors(); len(errs) > 0 {
+	if a := c.inLoop(); a != nil {
+		if errs := a.LogErrors(); len(errs) > 0 {
 			if runErr != nil {
-				runErr = fmt.Errorf("%w; Redmine's log: %s", runErr, strings.Join(errs, "; "))
+				runErr = fmt.Errorf("%w; %s's log: %s", runErr, a.Name(), strings.Join(errs, "; "))
 			}
 			c.appErrors = errs
 		}
@@ -298,7 +272,7 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		f.Server.Note = joinNotes(f.Server.Note, note)
 		disk.fill(&f.Server, dres.Events, nb.evidence)
 		if writesKnown && dres.Events > 0 {
-			c.engineWrites(ctx, d, writesBefore, dres.Events)
+			c.engineWrites(ctx, db, d, writesBefore, dres.Events)
 		}
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
 		if readsFromMemory {
@@ -367,10 +341,10 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 
 // engineWrites reads the engine's own write counters again and keeps the
 // difference per operation.
-func (c *cellRun) engineWrites(ctx context.Context, d dialect.Dialect, before dialect.EngineWrites, events int64) {
+func (c *cellRun) engineWrites(ctx context.Context, db *sql.DB, d dialect.Dialect, before dialect.EngineWrites, events int64) {
 	// PostgreSQL's read waits for the clients' backends to exit, which is
 	// when they publish their statistics
-	after, ok, err := d.ReadEngineWrites(ctx, c.sqlInst.DB())
+	after, ok, err := d.ReadEngineWrites(ctx, db)
 	if ok {
 		w, n := after.Sub(before), float64(events)
 		c.f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(w.LogBytes) / n, DataBytesPerOp: float64(w.DataBytes) / n,

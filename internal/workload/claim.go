@@ -55,7 +55,7 @@ func TablesOf(stmts []string) []string {
 // database prepared with another seed, size or table layout is reloaded.
 // The workload's name is left out: sysbench's oltp_* workloads share one
 // dataset, as sysbench's prepare does.
-func Fingerprint(w Workload, d dialect.Dialect, ds Dataset) string {
+func Fingerprint(w SQL, d dialect.Dialect, ds Dataset) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", ds.Name, ds.Seed, ds.Rows)
 	for _, q := range append(w.Schema(d, ds), w.PostLoad(d, ds)...) {
@@ -69,7 +69,7 @@ func Fingerprint(w Workload, d dialect.Dialect, ds Dataset) string {
 // would create already exists and shootout did not create it; it writes
 // nothing in that case. Otherwise the caller reuses the data (Reuse) or
 // calls Begin, loads, and calls Done.
-func ClaimExternal(ctx context.Context, db *sql.DB, d dialect.Dialect, w Workload, ds Dataset) (*Claim, error) {
+func ClaimExternal(ctx context.Context, db *sql.DB, d dialect.Dialect, w SQL, ds Dataset) (*Claim, error) {
 	c := &Claim{db: db, d: d, fp: Fingerprint(w, d, ds), names: TablesOf(append(w.Schema(d, ds), w.PostLoad(d, ds)...))}
 	dbName, existing, err := listTables(ctx, db, d)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"shootout/internal/dialect"
@@ -69,6 +68,16 @@ type LoadStats struct {
 	Tables  map[string]int64 `json:"tables,omitempty"`
 	// TableSeconds is the time spent inserting each table's rows.
 	TableSeconds map[string]float64 `json:"table_seconds,omitempty"`
+	// Reused: the server already held the dataset, loaded by shootout,
+	// and nothing was written.
+	Reused bool `json:"-"`
+	// Notes say what the schema was changed to fit the server
+	// (SchemaChecker's), SchemaDDL how many statements made it.
+	Notes     []string `json:"-"`
+	SchemaDDL int      `json:"-"`
+	// SetupSeconds is what the load spent besides making the dataset
+	// (an application's migrations and start): not the load's time.
+	SetupSeconds float64 `json:"-"`
 }
 
 // Progress is told how many rows were loaded since its last call.
@@ -90,6 +99,8 @@ type Invariants struct {
 }
 
 // Workload is one registered workload, configured with its parameters.
+// What it does on a server is its Session there (Open): on SQL the
+// SQLSession of its SQL methods, on another protocol its Native session.
 type Workload interface {
 	Name() string
 	Description() string
@@ -99,6 +110,13 @@ type Workload interface {
 	Dataset(spec string, seed int64) (Dataset, error)
 	// DefaultDataset is the spec used when none is given.
 	DefaultDataset() string
+}
+
+// SQL is a workload's few SQL-specific steps, each given the instance's
+// pool or one of its connections and the server's dialect: what
+// SQLSession runs.
+type SQL interface {
+	Workload
 	// Schema is the DDL run before loading; PostLoad runs after (secondary
 	// indexes built after the load, as sysbench does).
 	Schema(d dialect.Dialect, ds Dataset) []string
@@ -124,21 +142,9 @@ type NativeWorkload interface {
 	// p (with SQL dialect d), else why not in a line that names the
 	// parameter to change (kv's path=handler is MariaDB's).
 	Speaks(p proto.Name, d dialect.Dialect) error
-	// Native is the workload's steps on one server of a native protocol.
-	Native(ep proto.Endpoint) (NativeSteps, error)
-}
-
-// NativeSteps are a workload's steps on a native server: the same steps
-// as on SQL, with the protocol's own client instead of a pool.
-type NativeSteps interface {
-	// Load fills the server (creating its spaces, where it has any).
-	Load(ctx context.Context, ds Dataset, progress Progress) (LoadStats, error)
-	Before(ctx context.Context, ds Dataset) (State, error)
-	// NewWorker is one client with a connection of its own.
-	NewWorker(ctx context.Context, ds Dataset, client int) (Worker, error)
-	Check(ctx context.Context, ds Dataset, before State, counters map[string]int64) Invariants
-	// Close closes the steps' own connection.
-	Close() error
+	// Native is the workload's session on one server of a native
+	// protocol, with the protocol's own client instead of a pool.
+	Native(ep proto.Endpoint) (Session, error)
 }
 
 // Speaks is nil when w runs on protocol p (with SQL dialect d), else why
@@ -307,31 +313,16 @@ type LoopRecorder interface {
 	InFlight(since int64)
 }
 
-// ServerUser is a workload whose clients may connect by themselves: the
-// run tells it where the server is before they connect (an endpoint that
-// is not Known: the server cannot say, as an external PostgreSQL given by
-// URL).
-type ServerUser interface {
-	SetServer(ep proto.Endpoint)
-}
-
-// ServerSlot keeps what the run told a ServerUser: a workload embeds it.
-type ServerSlot struct {
-	mu sync.Mutex
-	ep proto.Endpoint
-}
-
-func (x *ServerSlot) SetServer(ep proto.Endpoint) {
-	x.mu.Lock()
-	x.ep = ep
-	x.mu.Unlock()
-}
-
-// Server is where the run said the server is, and whether it could.
-func (x *ServerSlot) Server() (proto.Endpoint, bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.ep, x.ep.Known()
+// OwnClients is a SQL workload whose clients, as configured, connect by
+// themselves outside database/sql (client=libmariadb: a loop in C per
+// client): SQLSession gives them the server's endpoint instead of a
+// connection of the pool.
+type OwnClients interface {
+	OwnClients() bool
+	// NewOwnWorker is one such client of the server at ep (an endpoint
+	// that is not Known: the server cannot say where it is, as an
+	// external PostgreSQL given by URL).
+	NewOwnWorker(ctx context.Context, ep proto.Endpoint, ds Dataset, client int) (Worker, error)
 }
 
 // Abandoner is a Worker whose operation spans several transactions and can

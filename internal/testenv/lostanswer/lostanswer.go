@@ -147,7 +147,7 @@ func init() { sql.Register(DriverName, &sqliteDriver{}) }
 // Loaded opens the SQLite file at path (WAL, a 5 s busy timeout) and
 // loads w's dataset ds into it as a cell would: schema, rows, PostLoad.
 // The lost-answer driver can then open the same file.
-func Loaded(t testing.TB, w workload.Workload, path string, ds workload.Dataset) *sql.DB {
+func Loaded(t testing.TB, w workload.SQL, path string, ds workload.Dataset) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_busy_timeout=5000")
 	if err != nil {

@@ -1,10 +1,11 @@
 package kv
 
 import (
-	"database/sql"
+	"context"
 	"fmt"
 
 	"shootout/internal/cloop"
+	"shootout/internal/proto"
 	"shootout/internal/workload"
 )
 
@@ -22,11 +23,12 @@ type cworker struct {
 	rows  int64
 }
 
-func (w *Workload) newCWorker(conn *sql.Conn, ds workload.Dataset, client int) (workload.Worker, error) {
-	// the pool's connection is not what this client talks on
-	conn.Close()
-	s, ok := w.Server()
-	if !ok {
+// OwnClients: client=libmariadb's clients connect by themselves.
+func (w *Workload) OwnClients() bool { return w.opt.Client == clientC }
+
+// NewOwnWorker is one client of client=libmariadb on the server at s.
+func (w *Workload) NewOwnWorker(ctx context.Context, s proto.Endpoint, ds workload.Dataset, client int) (workload.Worker, error) {
+	if !s.Known() {
 		return nil, fmt.Errorf("kv client=%s needs the server's address (a server shootout started, or a mysql:// URL); use client=go", clientC)
 	}
 	c, err := cloop.Open(cloop.Options{Server: s, Queries: []string{"SELECT value1, value2 FROM keyvalue WHERE id = ?"}, Check: cloop.Values, PerEvent: 1})

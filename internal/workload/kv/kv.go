@@ -136,8 +136,6 @@ type options struct {
 
 // Workload is the kv reads, configured.
 type Workload struct {
-	// where client=libmariadb connects
-	workload.ServerSlot
 	opt     options
 	userIDs []int64
 

@@ -45,7 +45,7 @@ type storeClient interface {
 }
 
 // Native is the kv reads on a native server.
-func (w *Workload) Native(ep proto.Endpoint) (workload.NativeSteps, error) {
+func (w *Workload) Native(ep proto.Endpoint) (workload.Session, error) {
 	if err := w.Speaks(ep.Protocol, dialect.Dialect{}); err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ const nativeLoadBatch = 1000
 func (n *nativeSteps) Load(ctx context.Context, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
 	reuse, err := n.s.claim(ctx, ds.Rows)
 	if err != nil || reuse {
-		return workload.LoadStats{}, err
+		return workload.LoadStats{Reused: reuse}, err
 	}
 	start := time.Now()
 	var next atomic.Int64

@@ -47,8 +47,9 @@ type worker struct {
 // rows/s for 20 s, then 250-450 k). The run connects every client before
 // its window starts, so this is neither timed nor counted.
 func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
-	if w.opt.Client == clientC {
-		return w.newCWorker(conn, ds, client)
+	if w.OwnClients() {
+		conn.Close()
+		return nil, fmt.Errorf("kv client=%s connects by itself: its clients come from NewOwnWorker", clientC)
 	}
 	slice, total := w.sliceOf(ds, client)
 	wk := &worker{w: w, conn: conn, d: d, slice: slice, total: total, path: w.Path(proto.SQL)}

@@ -1,13 +1,14 @@
 package oltp
 
 import (
-	"database/sql"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"shootout/internal/cloop"
 	"shootout/internal/dialect"
+	"shootout/internal/proto"
 	"shootout/internal/workload"
 )
 
@@ -33,14 +34,15 @@ type cworker struct {
 	tables int
 }
 
-func (w *Workload) newCWorker(conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
-	// the pool's connection is not what this client talks on
-	conn.Close()
-	if err := w.SpeaksDialect(d); err != nil {
+// OwnClients: client=libmariadb's clients connect by themselves.
+func (w *Workload) OwnClients() bool { return w.opt.Client == clientC }
+
+// NewOwnWorker is one client of client=libmariadb on the server at s.
+func (w *Workload) NewOwnWorker(ctx context.Context, s proto.Endpoint, ds workload.Dataset, client int) (workload.Worker, error) {
+	if err := w.SpeaksDialect(s.Dialect); err != nil {
 		return nil, err
 	}
-	s, ok := w.Server()
-	if !ok {
+	if !s.Known() {
 		return nil, fmt.Errorf("parameter client=%s needs the server's address (a server shootout started, or a mysql:// URL); use client=go", clientC)
 	}
 	var queries []string

@@ -178,8 +178,6 @@ func parse(params map[string]string) (Options, error) {
 
 // Workload is one configured sysbench test.
 type Workload struct {
-	// where client=libmariadb connects
-	workload.ServerSlot
 	test test
 	opt  Options
 	// insertSeq numbers oltp_insert's client-chosen ids across all the

@@ -62,8 +62,9 @@ const rowImage = 4 + 4 + 120 + 60
 // NewWorker prepares the statements the test uses on conn, per table, as
 // sysbench's thread_init does.
 func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
-	if w.opt.Client == clientC {
-		return w.newCWorker(conn, d, ds, client)
+	if w.OwnClients() {
+		conn.Close()
+		return nil, fmt.Errorf("parameter client=%s connects by itself: its clients come from NewOwnWorker", clientC)
 	}
 	seed := uint64(time.Now().UnixNano()) ^ uint64(client)<<32
 	rng := rand.New(rand.NewPCG(seed, uint64(ds.Seed)))
