@@ -110,7 +110,7 @@ func (c *cellRun) fillApp(au, du metrics.Report, events int64, counters map[stri
 	if events > 0 {
 		a.CPUSecondsPerOp = a.CPUSeconds / float64(events)
 	}
-	// an embedded database (SQLite) runs inside Redmine's own processes:
+	// an embedded database (SQLite) runs inside the application's own processes:
 	// its CPU is in the application's, and there is no share to give
 	if total := a.CPUSeconds + du.ServerCPUSeconds; total > 0 && !c.t.Embedded() && du.ServerCPUResolved {
 		a.DBShare = du.ServerCPUSeconds / total
