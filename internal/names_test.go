@@ -55,11 +55,6 @@ var notYetMoved = map[string][]string{
 	"cmd/shootout/commands.go": {"oltp"},
 	// the dry run's line on retries: "(oltp's default, as sysbench's)"
 	"cmd/shootout/dryrun.go": {"oltp"},
-	// the application in the loop (session branch): its wiring, its log
-	// in a failed cell's status
-	"internal/run/app.go":    {"mysql", "redmine"},
-	"internal/run/cell.go":   {"redmine"},
-	"internal/run/window.go": {"redmine"},
 	// the plan still starts programs and checks --app redmine (settings
 	// branch); a my.cnf's [mysqld]/[mariadb] groups
 	"internal/plan/plan.go": {"import internal/app", "import internal/disk", "import internal/limits", "import internal/target",

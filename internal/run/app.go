@@ -88,17 +88,10 @@ func (c *cellRun) inLoop() app.InLoop {
 	return a
 }
 
-// questions is MariaDB's count of statements received, -1 elsewhere.
+// questions is the server's count of statements received, -1 where it
+// keeps none.
 func questions(ctx context.Context, db *sql.DB, d dialect.Dialect) int64 {
-	if d.Flavor != dialect.MySQL {
-		return -1
-	}
-	var name string
-	var n int64
-	if err := db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Questions'").Scan(&name, &n); err != nil {
-		return -1
-	}
-	return n
+	return d.StatementsReceived(ctx, db)
 }
 
 // fillApp records the application server's CPU and memory beside the
