@@ -216,46 +216,6 @@ type SchemaChecker interface {
 	CheckSchema(d dialect.Dialect, ds Dataset) (notes []string, err error)
 }
 
-// Factory makes a workload from its parameters (plan `params:`).
-type Factory func(params map[string]string) (Workload, error)
-
-type entry struct {
-	name, description string
-	factory           Factory
-}
-
-var registry = map[string]entry{}
-
-// Register adds a workload; called from init() of each workload package.
-func Register(name, description string, f Factory) {
-	if _, dup := registry[name]; dup {
-		panic("workload registered twice: " + name)
-	}
-	registry[name] = entry{name, description, f}
-}
-
-// Names lists every registered workload, sorted.
-func Names() []string {
-	var out []string
-	for n := range registry {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Describe returns the one-line description of a workload.
-func Describe(name string) string { return registry[name].description }
-
-// New configures a registered workload.
-func New(name string, params map[string]string) (Workload, error) {
-	e, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(Names(), ", "))
-	}
-	return e.factory(params)
-}
-
 // AppWorkload is a workload that can also run through a real application
 // server (--app): the application's own migrations make the tables, the
 // workload's loader fills them, and its clients speak the application's

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,30 +24,16 @@ import (
 )
 
 func init() {
-	workload.Register("dump", "your own data and pages: a mysqldump (param file=, or --dump) loaded into each MariaDB engine, your pages (param queries=, or --queries) walked as siege walks urls.txt",
-		func(params map[string]string) (workload.Workload, error) {
-			w := &Workload{loadParallel: 4}
-			for k, v := range params {
-				switch k {
-				case "file":
-					w.file = v
-				case "queries":
-					w.queriesFile = v
-				case "order":
-					if v != "list" && v != "random" {
-						return nil, fmt.Errorf("parameter order=%q: want list or random", v)
-					}
-					w.random = v == "random"
-				case "load_parallel":
-					n, err := strconv.Atoi(v)
-					if err != nil || n < 1 || n > 64 {
-						return nil, fmt.Errorf("parameter load_parallel=%q: want a number from 1 to 64", v)
-					}
-					w.loadParallel = n
-				default:
-					return nil, fmt.Errorf("unknown parameter %q for dump (valid: file, queries, order, load_parallel)", k)
-				}
-			}
+	workload.Register(workload.Spec{Name: "dump",
+		Description: "your own data and pages: a mysqldump (param file=, or --dump) loaded into each MariaDB engine, your pages (param queries=, or --queries) walked as siege walks urls.txt",
+		Params: []workload.Param{
+			{Name: "file", Kind: workload.Text, Help: "your mysqldump or mariadb-dump, .sql or .sql.gz (--dump)"},
+			{Name: "queries", Kind: workload.Text, Help: "your pages, a YAML file (--queries)"},
+			{Name: "order", Kind: workload.Text, Default: "list", Valid: []string{"list", "random"}, Help: "list (the pages in turn) or random (drawn by their hits)"},
+			{Name: "load_parallel", Kind: workload.Int, Default: "4", Min: 1, Max: 64, Help: "tables loaded side by side"},
+		},
+		New: func(v workload.Values) (workload.Workload, error) {
+			w := &Workload{file: v.Text("file"), queriesFile: v.Text("queries"), random: v.Text("order") == "random", loadParallel: v.Int("load_parallel")}
 			if w.file == "" || w.queriesFile == "" {
 				return nil, errors.New("the dump workload needs your dump and your pages: --dump FILE.sql[.gz] --queries PAGES.yaml")
 			}
@@ -56,7 +41,8 @@ func init() {
 				return nil, err
 			}
 			return w, nil
-		})
+		},
+	})
 }
 
 // Workload is a user's dump and pages, read and checked.

@@ -23,42 +23,22 @@ import (
 )
 
 func init() {
-	workload.Register("kv", "key-value reads (seed 003): random primary-key reads of keyvalue(id, value1, value2) from an ids file split across the clients, R rounds each; path=prepared|text|handler|batch",
-		func(params map[string]string) (workload.Workload, error) {
-			o := options{Rounds: 10, Batch: 100, IDs: 1_000_000, Warmup: 1}
-			for k, v := range params {
-				var err error
-				switch k {
-				case "path":
-					if !validPath[v] {
-						return nil, fmt.Errorf("parameter path=%q: want prepared, text, handler (MariaDB's HANDLER … READ), get (a native server's single read) or batch (batch ids a round trip)", v)
-					}
-					o.Path = v
-				case "rounds":
-					o.Rounds, err = positive(k, v)
-				case "batch":
-					o.Batch, err = positive(k, v)
-				case "warmup":
-					o.Warmup, err = strconv.Atoi(v)
-					if err != nil || o.Warmup < 0 {
-						err = fmt.Errorf("parameter warmup=%q: want a number of rounds, 0 or more", v)
-					}
-				case "ids":
-					o.IDsFile = v
-				case "id_count":
-					o.IDs, err = positive(k, v)
-				case "client":
-					if v != "go" && v != clientC {
-						err = fmt.Errorf("parameter client=%q: want go (the Go drivers) or %s (path=prepared on MariaDB: a loop in C per client)", v, clientC)
-					}
-					o.Client = v
-				default:
-					return nil, fmt.Errorf("unknown parameter %q for kv (valid: path, rounds, batch, warmup, ids, id_count, client)", k)
-				}
-				if err != nil {
-					return nil, err
-				}
-			}
+	workload.Register(workload.Spec{Name: "kv",
+		Description: "key-value reads (seed 003): random primary-key reads of keyvalue(id, value1, value2) from an ids file split across the clients, R rounds each; path=prepared|text|handler|batch",
+		Params: []workload.Param{
+			{Name: "path", Kind: workload.Text, Valid: []string{"prepared", "text", "handler", "get", "batch"}, Axis: true,
+				Help: "prepared, text, handler (MariaDB's HANDLER … READ), get (a native server's single read) or batch (batch ids a round trip); default: each server's point read"},
+			{Name: "rounds", Kind: workload.Int, Default: "10", Min: 1, Help: "rounds each client reads its share of the ids"},
+			{Name: "batch", Kind: workload.Int, Default: "100", Min: 1, Help: "ids a round trip of path=batch"},
+			{Name: "warmup", Kind: workload.Int, Default: "1", Help: "rounds read before the measured window"},
+			{Name: "ids", Kind: workload.Text, Help: "a file of ids, one a line (default: id_count random ids)"},
+			{Name: "id_count", Kind: workload.Int, Default: "1000000", Min: 1, Help: "random ids drawn when no ids file is given"},
+			{Name: "client", Kind: workload.Text, Default: "go", Valid: []string{"go", clientC},
+				Help: "go (the Go drivers) or " + clientC + " (path=prepared on MariaDB: a loop in C per client)"},
+		},
+		New: func(v workload.Values) (workload.Workload, error) {
+			o := options{Path: v.Text("path"), Rounds: v.Int("rounds"), Batch: v.Int("batch"), Warmup: v.Int("warmup"),
+				IDsFile: v.Text("ids"), IDs: v.Int("id_count"), Client: v.Text("client")}
 			w := &Workload{opt: o, ids: map[string][]int64{}}
 			if o.IDsFile != "" {
 				ids, err := readIDs(o.IDsFile)
@@ -68,10 +48,10 @@ func init() {
 				w.userIDs = ids
 			}
 			return w, nil
-		})
+		},
+	})
 }
 
-var validPath = map[string]bool{"prepared": true, "text": true, "handler": true, "batch": true, "get": true}
 
 // sqlPaths and nativePaths are the access paths each kind of server has;
 // with none asked, a SQL server reads by prepared statement and a native
@@ -116,14 +96,6 @@ func (w *Workload) Speaks(p proto.Name, d dialect.Dialect) error {
 		return fmt.Errorf("kv client=%s reads by path=prepared only, not %s; use client=go", clientC, path)
 	}
 	return nil
-}
-
-func positive(k, v string) (int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("parameter %s=%q: want a whole number, 1 or more", k, v)
-	}
-	return n, nil
 }
 
 type options struct {

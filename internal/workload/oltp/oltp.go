@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,14 +59,6 @@ type Options struct {
 	Client string
 }
 
-func defaults() Options {
-	return Options{
-		Tables: 1, PointSelects: 10, SimpleRanges: 1, SumRanges: 1, OrderRanges: 1, DistinctRanges: 1,
-		IndexUpdates: 1, NonIndexUpdates: 1, DeleteInserts: 1, RangeSize: 100,
-		RangeSelects: true, AutoInc: true, CreateSecondary: true, RandType: "special", LoadParallel: 4, Errors: "sysbench", Client: "go",
-	}
-}
-
 // test is one sysbench script: which statement groups an event runs.
 type test struct {
 	name, description string
@@ -89,89 +80,64 @@ var tests = []test{
 
 func init() {
 	for _, t := range tests {
-		t := t
-		workload.Register(t.name, t.description, func(params map[string]string) (workload.Workload, error) {
-			o, err := parse(params)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", t.name, err)
-			}
-			if t.single == "point_select" {
-				o.PointSelects = 1 // sysbench's oltp_point_select runs one per event
-			}
-			if o.Client == clientC && t.single != "point_select" {
-				return nil, fmt.Errorf("%s: parameter client=%s runs oltp_point_select only (its loop in C reads by primary key); use client=go", t.name, clientC)
-			}
-			if o.Client == clientC && o.Reconnect > 0 {
-				return nil, fmt.Errorf("%s: parameter reconnect=%d is the Go client's; client=%s keeps its session (use client=go)", t.name, o.Reconnect, clientC)
-			}
-			return &Workload{test: t, opt: o}, nil
-		})
+		workload.Register(workload.Spec{Name: t.name, Description: t.description, Params: params,
+			New: func(v workload.Values) (workload.Workload, error) {
+				o, err := options(v)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", t.name, err)
+				}
+				if t.single == "point_select" {
+					o.PointSelects = 1 // sysbench's oltp_point_select runs one per event
+				}
+				if o.Client == clientC && t.single != "point_select" {
+					return nil, fmt.Errorf("%s: parameter client=%s runs oltp_point_select only (its loop in C reads by primary key); use client=go", t.name, clientC)
+				}
+				if o.Client == clientC && o.Reconnect > 0 {
+					return nil, fmt.Errorf("%s: parameter reconnect=%d is the Go client's; client=%s keeps its session (use client=go)", t.name, o.Reconnect, clientC)
+				}
+				return &Workload{test: t, opt: o}, nil
+			}})
 	}
 }
 
-func parse(params map[string]string) (Options, error) {
-	o := defaults()
-	ints := map[string]*int{
-		"tables": &o.Tables, "point_selects": &o.PointSelects, "simple_ranges": &o.SimpleRanges,
-		"sum_ranges": &o.SumRanges, "order_ranges": &o.OrderRanges, "distinct_ranges": &o.DistinctRanges,
-		"index_updates": &o.IndexUpdates, "non_index_updates": &o.NonIndexUpdates,
-		"delete_inserts": &o.DeleteInserts, "range_size": &o.RangeSize, "load_parallel": &o.LoadParallel,
-		"reconnect": &o.Reconnect,
-	}
-	bools := map[string]*bool{"skip_trx": &o.SkipTrx, "range_selects": &o.RangeSelects, "auto_inc": &o.AutoInc, "create_secondary": &o.CreateSecondary,
-		"secondary": &o.Secondary}
-	var valid []string
-	for k := range ints {
-		valid = append(valid, k)
-	}
-	for k := range bools {
-		valid = append(valid, k)
-	}
-	valid = append(valid, "rand_type", "errors", "create_table_options", "client")
-	sort.Strings(valid)
-	for k, v := range params {
-		switch {
-		case ints[k] != nil:
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return o, fmt.Errorf("parameter %s=%q: want a whole number >= 0", k, v)
-			}
-			*ints[k] = n
-		case bools[k] != nil:
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return o, fmt.Errorf("parameter %s=%q: want true or false", k, v)
-			}
-			*bools[k] = b
-		case k == "errors":
-			if v != "sysbench" && v != "retry" {
-				return o, fmt.Errorf("parameter errors=%q: want sysbench (its ignored errors, restarted as often as they fail) or retry (every retryable error, rolled back, at most max_retries times)", v)
-			}
-			o.Errors = v
-		case k == "create_table_options":
-			if strings.ContainsAny(v, ";") {
-				return o, fmt.Errorf("parameter create_table_options=%q: table options only, no ';'", v)
-			}
-			o.CreateTableOptions = v
-		case k == "client":
-			if v != "go" && v != clientC {
-				return o, fmt.Errorf("parameter client=%q: want go (the Go driver) or %s (oltp_point_select on MariaDB: a loop in C per client, as sysbench's)", v, clientC)
-			}
-			o.Client = v
-		case k == "rand_type":
-			if v != "uniform" && v != "special" {
-				return o, fmt.Errorf("parameter rand_type=%q: want uniform or special", v)
-			}
-			o.RandType = v
-		default:
-			return o, fmt.Errorf("unknown parameter %q (valid: %s)", k, strings.Join(valid, ", "))
-		}
-	}
-	if o.Tables < 1 {
-		return o, fmt.Errorf("parameter tables must be at least 1")
-	}
-	if o.RangeSize < 1 {
-		return o, fmt.Errorf("parameter range_size must be at least 1")
+// params are sysbench's oltp_common options, with its defaults.
+var params = []workload.Param{
+	{Name: "tables", Kind: workload.Int, Default: "1", Min: 1, Help: "sbtest tables"},
+	{Name: "point_selects", Kind: workload.Int, Default: "10", Help: "point selects per event"},
+	{Name: "simple_ranges", Kind: workload.Int, Default: "1", Help: "simple range selects per event"},
+	{Name: "sum_ranges", Kind: workload.Int, Default: "1", Help: "SUM() range selects per event"},
+	{Name: "order_ranges", Kind: workload.Int, Default: "1", Help: "ORDER BY range selects per event"},
+	{Name: "distinct_ranges", Kind: workload.Int, Default: "1", Help: "DISTINCT range selects per event"},
+	{Name: "index_updates", Kind: workload.Int, Default: "1", Help: "UPDATEs of the indexed column per event"},
+	{Name: "non_index_updates", Kind: workload.Int, Default: "1", Help: "UPDATEs of a non-indexed column per event"},
+	{Name: "delete_inserts", Kind: workload.Int, Default: "1", Help: "DELETE+INSERT pairs per event"},
+	{Name: "range_size", Kind: workload.Int, Default: "100", Min: 1, Help: "rows a range select reads"},
+	{Name: "load_parallel", Kind: workload.Int, Default: "4", Help: "goroutines generating rows while loading"},
+	{Name: "reconnect", Kind: workload.Int, Default: "0", Help: "reconnect after this many events (sysbench --reconnect; 0 never)"},
+	{Name: "skip_trx", Kind: workload.Bool, Default: "false", Help: "no BEGIN/COMMIT around an event"},
+	{Name: "range_selects", Kind: workload.Bool, Default: "true", Help: "run the range selects"},
+	{Name: "auto_inc", Kind: workload.Bool, Default: "true", Help: "ids from the server's auto-increment"},
+	{Name: "create_secondary", Kind: workload.Bool, Default: "true", Help: "create the secondary index on k"},
+	{Name: "secondary", Kind: workload.Bool, Default: "false", Help: "a plain index on id in place of the primary key"},
+	{Name: "rand_type", Kind: workload.Text, Default: "special", Valid: []string{"uniform", "special"}, Help: "sysbench's id distribution"},
+	{Name: "errors", Kind: workload.Text, Default: "sysbench", Valid: []string{"sysbench", "retry"},
+		Help: "sysbench (its ignored errors, restarted as often as they fail) or retry (every retryable error, rolled back, at most max_retries times)"},
+	{Name: "create_table_options", Kind: workload.Text, Help: "appended to CREATE TABLE (sysbench's mysql_table_options), no ';'"},
+	{Name: "client", Kind: workload.Text, Default: "go", Valid: []string{"go", clientC},
+		Help: "go (the Go driver) or " + clientC + " (oltp_point_select on MariaDB: a loop in C per client, as sysbench's)"},
+}
+
+// options are the checked parameters as sysbench's options.
+func options(v workload.Values) (Options, error) {
+	o := Options{Tables: v.Int("tables"), PointSelects: v.Int("point_selects"), SimpleRanges: v.Int("simple_ranges"),
+		SumRanges: v.Int("sum_ranges"), OrderRanges: v.Int("order_ranges"), DistinctRanges: v.Int("distinct_ranges"),
+		IndexUpdates: v.Int("index_updates"), NonIndexUpdates: v.Int("non_index_updates"), DeleteInserts: v.Int("delete_inserts"),
+		RangeSize: v.Int("range_size"), LoadParallel: v.Int("load_parallel"), Reconnect: v.Int("reconnect"),
+		SkipTrx: v.Bool("skip_trx"), RangeSelects: v.Bool("range_selects"), AutoInc: v.Bool("auto_inc"),
+		CreateSecondary: v.Bool("create_secondary"), Secondary: v.Bool("secondary"),
+		RandType: v.Text("rand_type"), Errors: v.Text("errors"), CreateTableOptions: v.Text("create_table_options"), Client: v.Text("client")}
+	if strings.ContainsAny(o.CreateTableOptions, ";") {
+		return o, fmt.Errorf("parameter create_table_options=%q: table options only, no ';'", o.CreateTableOptions)
 	}
 	return o, nil
 }

@@ -89,3 +89,13 @@ func TestParamsAreValidated(t *testing.T) {
 }
 
 func datasetOf(rows int64) workload.Dataset { return workload.Dataset{Rows: rows} }
+
+// parse is the options oltp_read_write makes of params, through the
+// declaration's checks.
+func parse(params map[string]string) (Options, error) {
+	w, err := workload.New("oltp_read_write", params)
+	if err != nil {
+		return Options{}, err
+	}
+	return w.(*Workload).opt, nil
+}

@@ -19,14 +19,18 @@ import (
 )
 
 func init() {
-	workload.Register("redmine", "Redmine 5 issue tracker (seeds 000/002): create = an issue and 10 comments; process10 = 10 assigned issues to In Progress, then Resolved and back to their authors",
-		func(params map[string]string) (workload.Workload, error) {
-			o, err := parse(params)
-			if err != nil {
-				return nil, fmt.Errorf("redmine: %w", err)
-			}
-			return &Workload{opt: o, worlds: map[string]*world{}}, nil
-		})
+	workload.Register(workload.Spec{Name: "redmine", App: "redmine",
+		Description: "Redmine 5 issue tracker (seeds 000/002): create = an issue and 10 comments; process10 = 10 assigned issues to In Progress, then Resolved and back to their authors",
+		Params: []workload.Param{
+			{Name: "schema", Kind: workload.Text, Default: "redmine5", Valid: []string{"redmine5", "redmine3.3"},
+				Help: "Redmine 5.0's indexes, or 3.3's (without index_issues_on_parent_id, as the seed's)"},
+			{Name: "subtasks", Kind: workload.Float, Default: "0.15", Max: 0.9, Help: "the share of issues that are subtasks of another"},
+			{Name: "protocol", Kind: workload.Text, Default: "text", Valid: []string{"text", "prepared"},
+				Help: "text (as Rails sends statements) or prepared (server-side prepared statements)"},
+			{Name: "load_parallel", Kind: workload.Int, Default: "4", Min: 1, Help: "goroutines generating rows while loading"},
+		},
+		New: func(v workload.Values) (workload.Workload, error) { return &Workload{opt: options(v), worlds: map[string]*world{}}, nil },
+	})
 }
 
 // Options are the workload's parameters (plan `params:`).
@@ -48,37 +52,9 @@ type Options struct {
 	Protocol string
 }
 
-func parse(params map[string]string) (Options, error) {
-	o := Options{Schema: "redmine5", Subtasks: 0.15, LoadParallel: 4, Protocol: "text"}
-	for k, v := range params {
-		switch k {
-		case "schema":
-			if v != "redmine5" && v != "redmine3.3" {
-				return o, fmt.Errorf("parameter schema=%q: want redmine5 or redmine3.3", v)
-			}
-			o.Schema = v
-		case "subtasks":
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil || f < 0 || f > 0.9 {
-				return o, fmt.Errorf("parameter subtasks=%q: want a share between 0 and 0.9, such as 0.15", v)
-			}
-			o.Subtasks = f
-		case "protocol":
-			if v != "text" && v != "prepared" {
-				return o, fmt.Errorf("parameter protocol=%q: want text (as Rails sends statements) or prepared", v)
-			}
-			o.Protocol = v
-		case "load_parallel":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return o, fmt.Errorf("parameter load_parallel=%q: want a whole number >= 1", v)
-			}
-			o.LoadParallel = n
-		default:
-			return o, fmt.Errorf("unknown parameter %q (valid: load_parallel, protocol, schema, subtasks)", k)
-		}
-	}
-	return o, nil
+// options are the checked parameters.
+func options(v workload.Values) Options {
+	return Options{Schema: v.Text("schema"), Subtasks: v.Float("subtasks"), LoadParallel: v.Int("load_parallel"), Protocol: v.Text("protocol")}
 }
 
 // Workload is the configured redmine workload.

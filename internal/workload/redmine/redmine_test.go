@@ -114,3 +114,13 @@ func TestSchemaVariants(t *testing.T) {
 		t.Errorf("unknown parameter: %v", err)
 	}
 }
+
+// parse is the options the workload makes of params, through the
+// declaration's checks.
+func parse(params map[string]string) (Options, error) {
+	w, err := workload.New("redmine", params)
+	if err != nil {
+		return Options{}, err
+	}
+	return w.(*Workload).opt, nil
+}

@@ -18,31 +18,18 @@ import (
 )
 
 func init() {
-	workload.Register("shop", "web shop (seed 001): 40,000 products × ~200 columns and ten lookup tables; one operation = one of the shop's 50 most visited pages, walked in order as siege -f urls.txt (98% reads, 2% checkout writes)",
-		func(params map[string]string) (workload.Workload, error) {
-			opt := options{LoadParallel: 4}
-			for k, v := range params {
-				switch k {
-				case "order":
-					switch v {
-					case "list":
-					case "random":
-						opt.Random = true
-					default:
-						return nil, fmt.Errorf("parameter order=%q: want list (siege's walk down urls.txt) or random (siege -i: pages drawn by their hits)", v)
-					}
-				case "load_parallel":
-					n, err := strconv.Atoi(v)
-					if err != nil || n < 1 || n > 64 {
-						return nil, fmt.Errorf("parameter load_parallel=%q: want a number from 1 to 64", v)
-					}
-					opt.LoadParallel = n
-				default:
-					return nil, fmt.Errorf("unknown parameter %q for shop (valid: order, load_parallel)", k)
-				}
-			}
+	workload.Register(workload.Spec{Name: "shop",
+		Description: "web shop (seed 001): 40,000 products × ~200 columns and ten lookup tables; one operation = one of the shop's 50 most visited pages, walked in order as siege -f urls.txt (98% reads, 2% checkout writes)",
+		Params: []workload.Param{
+			{Name: "order", Kind: workload.Text, Default: "list", Valid: []string{"list", "random"},
+				Help: "list (siege's walk down urls.txt) or random (siege -i: pages drawn by their hits)"},
+			{Name: "load_parallel", Kind: workload.Int, Default: "4", Min: 1, Max: 64, Help: "goroutines generating rows while loading"},
+		},
+		New: func(v workload.Values) (workload.Workload, error) {
+			opt := options{Random: v.Text("order") == "random", LoadParallel: v.Int("load_parallel")}
 			return &Workload{opt: opt, worlds: map[string]*world{}}, nil
-		})
+		},
+	})
 }
 
 type options struct {
