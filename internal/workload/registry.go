@@ -43,6 +43,9 @@ type Param struct {
 	Valid []string
 	// Min and Max bound a number; Max 0 is no upper bound.
 	Min, Max float64
+	// Help says what the parameter is; a Text parameter's that begins
+	// with its first valid value says what each is, and is what its
+	// refusal wants.
 	Help string
 	// Axis: the plan's path axis (paths, --path) sets it, one cell per
 	// value.
@@ -54,6 +57,8 @@ func (p Param) Want() string {
 	switch {
 	case p.Kind == Bool:
 		return "true or false"
+	case len(p.Valid) > 0 && strings.HasPrefix(p.Help, p.Valid[0]+" "):
+		return p.Help // it says what each value is
 	case len(p.Valid) > 0:
 		return strings.Join(p.Valid[:len(p.Valid)-1], ", ") + " or " + p.Valid[len(p.Valid)-1]
 	case p.Kind == Text:

@@ -27,7 +27,7 @@ func init() {
 		Description: "key-value reads (seed 003): random primary-key reads of keyvalue(id, value1, value2) from an ids file split across the clients, R rounds each; path=prepared|text|handler|batch",
 		Params: []workload.Param{
 			{Name: "path", Kind: workload.Text, Valid: []string{"prepared", "text", "handler", "get", "batch"}, Axis: true,
-				Help: "prepared, text, handler (MariaDB's HANDLER … READ), get (a native server's single read) or batch (batch ids a round trip); default: each server's point read"},
+				Help: "prepared, text, handler (MariaDB's HANDLER … READ), get (a native server's single read) or batch (batch ids a round trip)"},
 			{Name: "rounds", Kind: workload.Int, Default: "10", Min: 1, Help: "rounds each client reads its share of the ids"},
 			{Name: "batch", Kind: workload.Int, Default: "100", Min: 1, Help: "ids a round trip of path=batch"},
 			{Name: "warmup", Kind: workload.Int, Default: "1", Help: "rounds read before the measured window"},
@@ -51,7 +51,6 @@ func init() {
 		},
 	})
 }
-
 
 // sqlPaths and nativePaths are the access paths each kind of server has;
 // with none asked, a SQL server reads by prepared statement and a native

@@ -29,7 +29,9 @@ func init() {
 				Help: "text (as Rails sends statements) or prepared (server-side prepared statements)"},
 			{Name: "load_parallel", Kind: workload.Int, Default: "4", Min: 1, Help: "goroutines generating rows while loading"},
 		},
-		New: func(v workload.Values) (workload.Workload, error) { return &Workload{opt: options(v), worlds: map[string]*world{}}, nil },
+		New: func(v workload.Values) (workload.Workload, error) {
+			return &Workload{opt: options(v), worlds: map[string]*world{}}, nil
+		},
 	})
 }
 
