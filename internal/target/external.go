@@ -103,22 +103,7 @@ func isLoopback(host string) bool {
 }
 
 // Redact masks the password of a URL-shaped target name.
-func Redact(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return raw
-	}
-	rest := raw[i+3:]
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return raw
-	}
-	cred := rest[:at]
-	if c := strings.Index(cred, ":"); c >= 0 {
-		cred = cred[:c] + ":***"
-	}
-	return raw[:i+3] + cred + rest[at:]
-}
+func Redact(raw string) string { return proto.Redact(raw) }
 
 // redactErr removes a password that url.Parse echoed into its error.
 func redactErr(err error, raw string) string {
