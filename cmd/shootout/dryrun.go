@@ -207,10 +207,10 @@ func printPlacement(w io.Writer, res *plan.Resolved, width int) {
 		fmt.Fprintln(w, wrapText(fmt.Sprintf("  CPUs: %s%s", cp, how), width, 4))
 	}
 	for _, t := range res.Targets {
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), run.StartsWhat(t, res.Settings[t.Name()])), width, 4))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), run.StartsWhat(run.TargetOf(t), res.Settings[t.Name()])), width, 4))
 	}
 	for _, t := range res.Targets {
-		if t.Embedded() {
+		if run.TargetOf(t).Embedded() {
 			fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s runs inside shootout: the engine and the clients share one process and its CPUs, "+
 				"so its server CPU is shootout's (the clients' included) and the limits are not applied to it", t.Name()), width, 4))
 		}

@@ -40,7 +40,7 @@ func TestRunRecordsHowItDiffersFromTheSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f runFlags
-	f.study, f.memory = "sysbench", "1G"
+	f.study = "sysbench"
 	p, _, err := buildPlan(c, nil, f)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,15 @@
-package plan
+package plan_test
 
 import (
 	"os"
 	"path/filepath"
 	"reflect"
+	. "shootout/internal/plan"
+	_ "shootout/internal/run"
 	"strings"
 	"testing"
 
 	"shootout/internal/result"
-	"shootout/internal/target"
 	_ "shootout/internal/workload/all"
 )
 
@@ -93,7 +94,7 @@ func TestPresetSkipsUnavailableTargetsAndSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := s.Plan
-	r, err := p.Resolve(Options{Available: func(tg target.Target) error {
+	r, err := p.Resolve(Options{Available: func(tg Target) error {
 		if tg.Name() == "sqlite" {
 			return nil
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"shootout/internal/target"
+	"shootout/internal/units"
 )
 
 // Setup is what a seed study ran on, as its text states it, and what the
@@ -93,7 +93,7 @@ func memoryOf(p *Plan) string {
 			m = v
 		}
 		if n, err := ParseBytes(m); err == nil {
-			m = target.HumanBytes(n)
+			m = units.FormatBytes(n)
 		}
 		parts = append(parts, orNone(m, "uncapped"))
 	}

@@ -1,6 +1,8 @@
-package plan
+package plan_test
 
 import (
+	. "shootout/internal/plan"
+	_ "shootout/internal/run"
 	"slices"
 	"strings"
 	"testing"

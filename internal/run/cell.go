@@ -223,9 +223,11 @@ func (c *cellRun) dataDir() string {
 // resolve finds the target, the workload and its dataset.
 func (c *cellRun) resolve() error {
 	// the cell holds the masked name; the resolved target keeps the DSN
-	if c.t = c.res.Target(c.cell.Target); c.t == nil {
+	t := c.res.Target(c.cell.Target)
+	if t == nil {
 		return fmt.Errorf("target %s is not in the plan", c.cell.Target)
 	}
+	c.t = TargetOf(t)
 	var err error
 	if c.w, err = workload.New(c.cell.Workload, c.cell.Params); err != nil {
 		return err

@@ -24,6 +24,7 @@ type Summary struct {
 // runs the cells in rounds, a repeat of every cell still unsteady per
 // round, so a slow drift of the machine spreads over all of them.
 func (r *Runner) Matrix(ctx context.Context, res *plan.Resolved) (Summary, error) {
+	Stamp(res)
 	m := &matrix{Runner: r, res: res}
 	if err := r.prepareDirs(); err != nil {
 		return m.sum, err

@@ -1,0 +1,200 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"shootout/internal/app"
+	"shootout/internal/dialect"
+	"shootout/internal/disk"
+	"shootout/internal/limits"
+	"shootout/internal/plan"
+	"shootout/internal/target"
+)
+
+// The plan resolves values and starts nothing: what it must ask of the
+// targets, the disk models and the CPUs it asks of targetEnv, and what
+// only running a program tells (a server build's version) the runner
+// finds out here, in Stamp, before the first cell.
+
+func init() { plan.Register(targetEnv{}) }
+
+// targetEnv answers the plan's questions from the targets' registry.
+type targetEnv struct{}
+
+func (targetEnv) Names() []string { return target.Names() }
+
+func (targetEnv) Lookup(name string) (plan.Target, error) { return target.Lookup(name) }
+
+func (targetEnv) Dialect(t plan.Target) (dialect.Dialect, bool) {
+	return target.DialectOf(t.(target.Target))
+}
+
+func (targetEnv) TakesAllocator(t plan.Target, a string) error {
+	return target.TakesAllocator(t.(target.Target), a)
+}
+
+// appAvailable says, per application that can stand in front of a
+// workload, why it cannot run against a SQL flavour here.
+var appAvailable = map[string]func(dialect.Flavor) error{"redmine": app.RedmineAvailable}
+
+func (targetEnv) AppUsable(a string, t plan.Target) error {
+	if !t.Managed() {
+		return fmt.Errorf("%s needs a target shootout starts, not %s", a, t.Name())
+	}
+	d, isSQL := target.DialectOf(t.(target.Target))
+	if !isSQL {
+		return fmt.Errorf("%s needs a SQL server, not %s", a, t.Name())
+	}
+	if avail := appAvailable[a]; avail != nil {
+		return avail(d.Flavor)
+	}
+	return nil
+}
+
+func (targetEnv) Disk(spec string) (string, error) {
+	s, err := disk.Parse(spec)
+	if err != nil || !s.Modelled() {
+		return "", err
+	}
+	return s.String(), nil
+}
+
+func (targetEnv) CPUs(spec string) error { return limits.ValidateCPUs(spec) }
+
+// Available is the plan's check of a target a preset may skip.
+func Available(t plan.Target) error { return t.(target.Target).Available() }
+
+// TargetOf is a resolved target as the runner's.
+func TargetOf(t plan.Target) target.Target { return t.(target.Target) }
+
+// Stamp puts each managed server's build (its program and the first line
+// of its --version) and transport into its cells' conditions, and their
+// ids: an upgraded server or a socket instead of TCP changes the figures,
+// so --resume and compare must see the difference. The plan starts no
+// program, so it leaves them to the runner; a cell already stamped is
+// left as it is.
+func Stamp(res *plan.Resolved) {
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		t := res.Target(c.Target)
+		if t == nil || c.Conditions.Build != "" || c.Conditions.Transport != "" {
+			continue
+		}
+		c.Conditions.Build, c.Conditions.Transport = target.Build(t.(target.Target))
+		c.ID = plan.CellID(*c)
+	}
+}
+
+// Precheck refuses, before anything starts, what the run would refuse
+// later: a --memory no server lives in, limits this machine cannot
+// apply (unless allowUnlimited), a disk model or neighbour it cannot
+// give.
+func Precheck(res *plan.Resolved, allowUnlimited bool) error {
+	if err := checkMemory(res); err != nil {
+		return err
+	}
+	if !allowUnlimited {
+		if err := checkLimits(res); err != nil {
+			return err
+		}
+	}
+	return checkDisks(res)
+}
+
+// CheckMemory refuses a --memory that a server cannot live in, with the
+// least that would do (also in --dry-run).
+func CheckMemory(res *plan.Resolved) error { return checkMemory(res) }
+
+func checkMemory(res *plan.Resolved) error {
+	for _, c := range res.Cells {
+		t := res.Target(c.Target)
+		if t == nil || c.Conditions.MemoryBytes == 0 {
+			continue
+		}
+		if _, _, err := target.SizeFor(t.(target.Target), c.Conditions.MemoryBytes, c.Clients); err != nil {
+			return fmt.Errorf("--memory %s: %w", target.HumanBytes(c.Conditions.MemoryBytes), err)
+		}
+	}
+	return nil
+}
+
+// checkLimits applies the same mapping the run applies: what it would
+// refuse, the command refuses before anything starts.
+func checkLimits(res *plan.Resolved) error {
+	for _, c := range res.Cells {
+		t := res.Target(c.Target)
+		if t == nil {
+			continue
+		}
+		lim, err := CellLimits(t.(target.Target), c)
+		if err != nil {
+			return err
+		}
+		if lim.Unavailable != nil {
+			return fmt.Errorf("--memory/--iops/--bps/--cpus: %v", lim.Unavailable)
+		}
+	}
+	return nil
+}
+
+func checkDisks(res *plan.Resolved) error {
+	for _, c := range res.Cells {
+		if c.Conditions.Disk == "" {
+			continue
+		}
+		if err := disk.Check(); err != nil {
+			return fmt.Errorf("--disk: %v", err)
+		}
+		if t := res.Target(c.Target); t != nil && !t.Managed() {
+			return fmt.Errorf("--disk: %s is a server shootout does not start: its data directory is not shootout's to move; drop it or --disk", c.Target)
+		}
+	}
+	for _, c := range res.Cells {
+		if err := limits.CheckNeighbour(limits.NeighbourSpec(c.Conditions.Neighbour), DiskIOPS(c.Conditions)); err != nil {
+			return fmt.Errorf("--neighbour: %v", err)
+		}
+	}
+	return nil
+}
+
+// Preflight connects to every external server once, so a wrong password
+// or an unreachable address is one clear error before anything runs.
+func Preflight(ctx context.Context, res *plan.Resolved) error {
+	for _, t := range res.Targets {
+		if t.Managed() {
+			continue
+		}
+		inst, err := t.(target.Target).Start(ctx, target.StartOptions{})
+		if err != nil {
+			return err
+		}
+		inst.Stop(ctx)
+	}
+	return nil
+}
+
+// MustRunHere refuses a target the user named that cannot run here.
+func MustRunHere(res *plan.Resolved) error {
+	for _, t := range res.Targets {
+		if err := t.(target.Target).Available(); err != nil {
+			return fmt.Errorf("--targets: %s cannot run here: %v", t.Name(), err)
+		}
+	}
+	return nil
+}
+
+// OnlyMariaDB splits target names into those a mysqldump loads into
+// (MariaDB's) and the rest.
+func OnlyMariaDB(names []string) (kept, left []string) {
+	for _, name := range names {
+		if t, err := target.Lookup(name); err == nil {
+			if d, ok := target.DialectOf(t); ok && d.Flavor == dialect.MySQL {
+				kept = append(kept, name)
+				continue
+			}
+		}
+		left = append(left, name)
+	}
+	return kept, left
+}
