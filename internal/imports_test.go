@@ -16,7 +16,7 @@ func TestImportDirection(t *testing.T) {
 		"shootout/internal/target":        {"internal/workload", "internal/run", "internal/driver", "internal/report"},
 		"shootout/internal/report":        {"internal/run", "internal/target", "internal/workload", "internal/driver"},
 		"shootout/internal/driver":        {"internal/target", "internal/run", "internal/plan"},
-		"shootout/internal/plan":          {"internal/run", "internal/driver"},
+		"shootout/internal/plan":          {"internal/run", "internal/driver", "internal/target", "internal/app", "internal/disk", "internal/limits"},
 		"shootout/internal/disk":          {"internal/limits", "internal/target", "internal/workload", "internal/run", "internal/driver", "internal/plan", "internal/report"},
 		"shootout/internal/limits":        {"internal/target", "internal/workload", "internal/run", "internal/driver", "internal/plan", "internal/report"},
 	}

@@ -182,7 +182,8 @@ func (s *Setting) CheckFlagValue(v string) error {
 
 // suggest is the key nearest to a misspelt one, "" when none is near.
 func suggest(key string) string {
-	best, bestD := "", 3
+	// near: at most a third of the key's letters wrong (two for a short one)
+	best, bestD := "", max(2, len(key)/3)+1
 	for _, k := range Keys() {
 		if d := distance(key, k); d < bestD {
 			best, bestD = k, d

@@ -1,0 +1,82 @@
+package plan_test
+
+import (
+	"strings"
+	"testing"
+
+	. "shootout/internal/plan"
+	_ "shootout/internal/run"
+	"shootout/internal/workload"
+)
+
+// A misspelt key's hint and the list of valid keys come from the table
+// of settings: every key of it, the nearest named.
+func TestUnknownKeyHintComesFromTheTable(t *testing.T) {
+	for bad, near := range map[string]string{"duraton": "duration", "allocator": "allocators", "path": "paths", "neighbor": "neighbour", "max_retry": "max_retries"} {
+		_, err := Parse("p.yaml", []byte("targets: [sqlite]\n"+bad+": x\n"))
+		if err == nil {
+			t.Fatalf("%s: accepted", bad)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "line 2: field "+bad+" not found") || !strings.Contains(msg, "did you mean "+near+"?") ||
+			!strings.Contains(msg, "(valid: "+strings.Join(Keys(), ", ")+")") {
+			t.Errorf("%s: %s", bad, msg)
+		}
+	}
+	if _, err := Parse("p.yaml", []byte("zzzzzzzz: 1\n")); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("a key near none gets no hint: %v", err)
+	}
+}
+
+// The defaults Resolve gives are the table's (the rsd default was 3 in
+// the flag and 0.03 in the plan).
+func TestDefaultsComeFromTheTable(t *testing.T) {
+	p := &Plan{Targets: []string{"sqlite"}, Workloads: []string{"oltp_read_only"}, Datasets: []string{"1000"}, Duration: "1s", Repeat: "auto"}
+	r, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := func(key string) string { return SettingByKey(key).Default }
+	if r.AutoRepeat.RSD*100 != 3 || def("rsd") != "3" || r.AutoRepeat.Max != 10 || def("max_repeat") != "10" ||
+		r.Trim != 0.1 || def("trim") != "0.1" || r.Interval.String() != def("interval") || r.Seed != 1 || def("data_seed") != "1" ||
+		r.NeighbourFileBytes != 256<<20 || def("neighbour_file") != "256M" || r.Cells[0].Conditions.Neighbour != def("neighbour") {
+		t.Fatalf("defaults %+v %+v", r, r.AutoRepeat)
+	}
+}
+
+// Every workload's declared parameters are sound: each default passes
+// its own check, and an unknown or bad value is refused in one line that
+// names the parameter and what is valid.
+func TestWorkloadParamsAreRefusedFromTheirDeclaration(t *testing.T) {
+	for _, name := range workload.Names() {
+		decl := workload.Params(name)
+		if len(decl) == 0 {
+			t.Errorf("%s declares no parameters", name)
+		}
+		for _, prm := range decl {
+			if prm.Help == "" {
+				t.Errorf("%s: parameter %s has no help", name, prm.Name)
+			}
+			bad := "not-a-value"
+			if prm.Kind == workload.Text && prm.Valid == nil {
+				continue // a file name or free text: the workload reads it
+			}
+			_, err := workload.New(name, map[string]string{prm.Name: bad})
+			want := "parameter " + prm.Name + `="not-a-value": want ` + prm.Want()
+			if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s %s=%s: %v, want %q", name, prm.Name, bad, err, want)
+			}
+		}
+		_, err := workload.New(name, map[string]string{"no_such": "1"})
+		if err == nil || !strings.Contains(err.Error(), name+`: unknown parameter "no_such" (valid: `) {
+			t.Errorf("%s: an unknown parameter: %v", name, err)
+		}
+	}
+	if _, err := workload.New("shop", map[string]string{"load_parallel": "65"}); err == nil ||
+		!strings.Contains(err.Error(), `parameter load_parallel="65": want a whole number from 1 to 64`) {
+		t.Errorf("out of range: %v", err)
+	}
+	if _, err := workload.New("oltp_read_write", map[string]string{"tables": "1.5"}); err == nil {
+		t.Errorf("a fraction for a whole number accepted")
+	}
+}
