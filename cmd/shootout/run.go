@@ -199,7 +199,7 @@ func ownDump(cmd *cobra.Command, p *plan.Plan, f runFlags) error {
 		p.Params = map[string]string{}
 	}
 	p.Params["file"], p.Params["queries"] = f.dump, f.queries
-	kept, left := run.OnlyMariaDB(p.Targets)
+	kept, left := run.LoadsInto("dump", p.Targets)
 	if len(kept) == 0 {
 		return fmt.Errorf("--dump loads into MariaDB targets (mariadb-innodb, mariadb-myisam …); none of %s is one", strings.Join(p.Targets, ", "))
 	}

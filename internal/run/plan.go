@@ -10,6 +10,7 @@ import (
 	"shootout/internal/limits"
 	"shootout/internal/plan"
 	"shootout/internal/target"
+	"shootout/internal/workload"
 )
 
 // The plan resolves values and starts nothing: what it must ask of the
@@ -34,10 +35,6 @@ func (targetEnv) TakesAllocator(t plan.Target, a string) error {
 	return target.TakesAllocator(t.(target.Target), a)
 }
 
-// appAvailable says, per application that can stand in front of a
-// workload, why it cannot run against a SQL flavour here.
-var appAvailable = map[string]func(dialect.Flavor) error{"redmine": app.RedmineAvailable}
-
 func (targetEnv) AppUsable(a string, t plan.Target) error {
 	if !t.Managed() {
 		return fmt.Errorf("%s needs a target shootout starts, not %s", a, t.Name())
@@ -46,10 +43,7 @@ func (targetEnv) AppUsable(a string, t plan.Target) error {
 	if !isSQL {
 		return fmt.Errorf("%s needs a SQL server, not %s", a, t.Name())
 	}
-	if avail := appAvailable[a]; avail != nil {
-		return avail(d.Flavor)
-	}
-	return nil
+	return app.Available(a, d.Flavor)
 }
 
 func (targetEnv) Disk(spec string) (string, error) {
@@ -184,12 +178,12 @@ func MustRunHere(res *plan.Resolved) error {
 	return nil
 }
 
-// OnlyMariaDB splits target names into those a mysqldump loads into
-// (MariaDB's) and the rest.
-func OnlyMariaDB(names []string) (kept, left []string) {
+// LoadsInto splits target names into those workload wl loads into (its
+// declaration's SQL flavours) and the rest.
+func LoadsInto(wl string, names []string) (kept, left []string) {
 	for _, name := range names {
 		if t, err := target.Lookup(name); err == nil {
-			if d, ok := target.DialectOf(t); ok && d.Flavor == dialect.MySQL {
+			if d, ok := target.DialectOf(t); ok && workload.LoadsInto(wl, d.Flavor) {
 				kept = append(kept, name)
 				continue
 			}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"shootout/internal/dialect"
 )
 
 // Spec declares a workload where it registers: its name, what it is, its
@@ -18,6 +20,8 @@ type Spec struct {
 	// App is the application that can stand in front of the workload's
 	// database (--app), "" for none.
 	App string
+	// Flavors are the SQL flavours it loads into; nil for every one.
+	Flavors []dialect.Flavor
 	// New makes the workload from checked values, every parameter's
 	// default filled in.
 	New func(Values) (Workload, error)
@@ -161,6 +165,12 @@ func DrivenBy(app string) []string {
 		}
 	}
 	return out
+}
+
+// LoadsInto says whether workload name loads into a server of flavor.
+func LoadsInto(name string, flavor dialect.Flavor) bool {
+	f := registry[name].Flavors
+	return f == nil || slices.Contains(f, flavor)
 }
 
 // Apps are the applications some workload can run behind, sorted.

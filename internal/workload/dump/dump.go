@@ -24,7 +24,7 @@ import (
 )
 
 func init() {
-	workload.Register(workload.Spec{Name: "dump",
+	workload.Register(workload.Spec{Name: "dump", Flavors: []dialect.Flavor{dialect.MySQL},
 		Description: "your own data and pages: a mysqldump (param file=, or --dump) loaded into each MariaDB engine, your pages (param queries=, or --queries) walked as siege walks urls.txt",
 		Params: []workload.Param{
 			{Name: "file", Kind: workload.Text, Help: "your mysqldump or mariadb-dump, .sql or .sql.gz (--dump)"},
