@@ -21,6 +21,7 @@ import (
 	"shootout/internal/proto"
 	"shootout/internal/result"
 	"shootout/internal/units"
+	"shootout/internal/workload"
 )
 
 // Plan is what a user asks for, before it is expanded.
@@ -102,6 +103,8 @@ type Resolved struct {
 	Skipped    map[string]string // target -> why it is not available here
 	// NeighbourFileBytes is the size of the neighbours' file.
 	NeighbourFileBytes int64
+	// workloads are the plan's workloads, made once, by workloadKey
+	workloads map[string]workload.Workload
 	// Notes are what resolving changed of the plan, for the log.
 	Notes []string
 	// AutoRepeat is set for repeat: auto; Cells then hold the first
@@ -133,6 +136,26 @@ func (r *Resolved) Target(name string) Target {
 		}
 	}
 	return nil
+}
+
+// Workload is the workload of cell c, made for it from the one the plan
+// made: a Freshener's files are read once per plan; the others are made
+// again (a cell's workload holds the cell's own state), which is cheap.
+func (r *Resolved) Workload(c result.Cell) (workload.Workload, error) {
+	if w, ok := r.workloads[workloadKey(c.Workload, c.Params)].(workload.Freshener); ok {
+		return w.Fresh(), nil
+	}
+	return workload.New(c.Workload, c.Params)
+}
+
+// workloadKey names a workload with its parameters.
+func workloadKey(name string, params map[string]string) string {
+	keys := make([]string, 0, len(params))
+	for k, v := range params {
+		keys = append(keys, k+"="+v)
+	}
+	sort.Strings(keys)
+	return name + "?" + strings.Join(keys, "&")
 }
 
 // Load reads a plan file. Unknown keys and bad values are errors that name

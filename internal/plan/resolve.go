@@ -124,6 +124,7 @@ func (rs *resolver) workloads() error {
 			return p.errAt(key, "%v", err)
 		}
 		rs.wls[name] = w
+		rs.made(name, p.Params, w)
 	}
 	return rs.datasets()
 }
@@ -155,6 +156,14 @@ func (rs *resolver) datasets() error {
 		}
 	}
 	return nil
+}
+
+// made keeps a workload the plan made, for its cells.
+func (rs *resolver) made(name string, params map[string]string, w workload.Workload) {
+	if rs.r.workloads == nil {
+		rs.r.workloads = map[string]workload.Workload{}
+	}
+	rs.r.workloads[workloadKey(name, params)] = w
 }
 
 // bounds are the clients and what ends a cell: a duration, a count of

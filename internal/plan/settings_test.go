@@ -1,6 +1,8 @@
 package plan_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,5 +80,27 @@ func TestWorkloadParamsAreRefusedFromTheirDeclaration(t *testing.T) {
 	}
 	if _, err := workload.New("oltp_read_write", map[string]string{"tables": "1.5"}); err == nil {
 		t.Errorf("a fraction for a whole number accepted")
+	}
+}
+
+// A workload whose making reads a file (kv's ids, a user's dump) is made
+// once per plan: each cell gets a fresh one without reading it again.
+func TestACellsWorkloadIsMadeOncePerPlan(t *testing.T) {
+	ids := filepath.Join(t.TempDir(), "ids.txt")
+	os.WriteFile(ids, []byte("1\n2\n3\n"), 0o644)
+	p := &Plan{Targets: []string{"sqlite"}, Workloads: []string{"kv"}, Datasets: []string{"1000"}, Clients: []int{1, 2},
+		Duration: "1s", Params: map[string]string{"ids": ids}}
+	res, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(ids) // a second reading would fail
+	a, err := res.Workload(res.Cells[0])
+	if err != nil {
+		t.Fatalf("the cell's workload was made again: %v", err)
+	}
+	b, err := res.Workload(res.Cells[1])
+	if err != nil || a == b {
+		t.Fatalf("each cell needs its own workload: %v, %p %p", err, a, b)
 	}
 }

@@ -104,6 +104,9 @@ func (rs *resolver) onPath(wl, axis, path string) (map[string]string, workload.W
 	}
 	params[axis] = path
 	w, err := workload.New(wl, params)
+	if err == nil {
+		rs.made(wl, params, w)
+	}
 	return params, w, err
 }
 

@@ -229,7 +229,7 @@ func (c *cellRun) resolve() error {
 	}
 	c.t = TargetOf(t)
 	var err error
-	if c.w, err = workload.New(c.cell.Workload, c.cell.Params); err != nil {
+	if c.w, err = c.res.Workload(c.cell); err != nil {
 		return err
 	}
 	c.ds, err = c.w.Dataset(c.cell.Dataset, c.res.Seed)

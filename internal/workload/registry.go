@@ -118,6 +118,13 @@ func (v Values) Bool(name string) bool { b, _ := strconv.ParseBool(v[name]); ret
 // Text is a Text parameter's value.
 func (v Values) Text(name string) string { return v[name] }
 
+// Freshener is a workload whose making reads files (a user's dump, an
+// ids file): a plan makes it once, and each cell gets Fresh, the same
+// configuration and what was read, with a cell's own state new.
+type Freshener interface {
+	Fresh() Workload
+}
+
 var registry = map[string]Spec{}
 
 // Register adds a workload; called from init() of each workload package.

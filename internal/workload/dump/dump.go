@@ -62,6 +62,13 @@ type Workload struct {
 	values  map[string]*column
 }
 
+// Fresh is w as configured, with the dump and pages it read and checked,
+// for another cell: the dump is read once per plan, not once per cell.
+func (w *Workload) Fresh() workload.Workload {
+	return &Workload{file: w.file, queriesFile: w.queriesFile, random: w.random, loadParallel: w.loadParallel,
+		tables: w.tables, byName: w.byName, pages: w.pages, hits: w.hits}
+}
+
 func (w *Workload) Name() string { return "dump" }
 func (w *Workload) Description() string {
 	return "your dump " + filepath.Base(w.file) + " and your pages " + filepath.Base(w.queriesFile)

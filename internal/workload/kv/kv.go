@@ -118,6 +118,11 @@ type Workload struct {
 	wrongsN int64
 }
 
+// Fresh is w as configured, with the ids file it read, for another cell.
+func (w *Workload) Fresh() workload.Workload {
+	return &Workload{opt: w.opt, userIDs: w.userIDs, ids: map[string][]int64{}}
+}
+
 func (w *Workload) Name() string { return "kv" }
 func (w *Workload) Description() string {
 	if w.opt.Path == "" {
