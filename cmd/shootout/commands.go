@@ -149,6 +149,7 @@ func studiesCmd() *cobra.Command {
 				}
 				fmt.Fprintf(w, "  %-22s %s\n", wl.Name, strings.Join(desc, "\n"+strings.Repeat(" ", 25)))
 			}
+			printParams(w, termWidth())
 			return nil
 		},
 	}

@@ -68,3 +68,24 @@ func TestSettingFlagsParseOnceIntoThePlan(t *testing.T) {
 		t.Fatalf("a float flag's bad value: %v", err)
 	}
 }
+
+// `shootout studies` lists every workload's parameters from their
+// declarations, within 100 columns.
+func TestStudiesListEveryWorkloadsParams(t *testing.T) {
+	stdout, stderr, code := shootout(t, nil, "studies")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, params, _ := strings.Cut(stdout, "\nParameters")
+	for _, want := range []string{"point_selects=10", "errors=sysbench (sysbench|retry)", "path= (prepared|text|handler|get|batch)",
+		"schema=redmine5 (redmine5|redmine3.3)", "order=list (list|random)", "file="} {
+		if !strings.Contains(params, want) {
+			t.Errorf("studies' parameters lack %q:\n%s", want, params)
+		}
+	}
+	for _, line := range strings.Split(params, "\n") {
+		if len([]rune(line)) >= 100 {
+			t.Errorf("%d columns: %q", len([]rune(line)), line)
+		}
+	}
+}
