@@ -48,7 +48,7 @@ var registryFiles = map[string]string{
 // not listed here, and logs entries that are gone so they can be dropped.
 var notYetMoved = map[string][]string{
 	// --dump's flags, its MariaDB targets, machine()
-	"cmd/shootout/run.go": {"import internal/metrics", "import internal/workload", "dump", "innodb", "mariadb", "myisam", "mysql"},
+	"cmd/shootout/run.go": {"import internal/metrics", "dump", "innodb", "mariadb", "myisam", "mysql"},
 	// prepare's default --workload, sysbench prepare's
 	"cmd/shootout/commands.go": {"oltp"},
 	// the dry run's line on retries: "(oltp's default, as sysbench's)"

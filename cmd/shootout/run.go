@@ -22,7 +22,6 @@ import (
 	"shootout/internal/report"
 	"shootout/internal/result"
 	"shootout/internal/run"
-	"shootout/internal/workload"
 )
 
 // runFlags are the run command's own flags: how to run, not what. What
@@ -302,8 +301,8 @@ func finish(cmd *cobra.Command, out string, res *plan.Resolved, m *result.Manife
 		writeHTMLReport(out, res.Baseline, cmd.OutOrStdout(), log)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "\nresults: %s (%d cells run, %d skipped by --resume, %d failed)\n", out, sum.Ran, sum.Skipped, len(sum.Failed))
-	if errors.Is(runErr, workload.ErrBadInput) {
-		return usage(errors.New(strings.TrimPrefix(runErr.Error(), workload.ErrBadInput.Error()+": ")))
+	if msg, bad := run.BadInput(runErr); bad {
+		return usage(errors.New(msg))
 	}
 	if runErr != nil {
 		return runErr

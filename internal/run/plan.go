@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"shootout/internal/app"
 	"shootout/internal/dialect"
@@ -191,4 +193,14 @@ func LoadsInto(wl string, names []string) (kept, left []string) {
 		left = append(left, name)
 	}
 	return kept, left
+}
+
+// BadInput is the message of an error in what the user gave that only a
+// server could find (a statement of their queries file that does not
+// prepare): the run ends as for any bad input.
+func BadInput(err error) (string, bool) {
+	if !errors.Is(err, workload.ErrBadInput) {
+		return "", false
+	}
+	return strings.TrimPrefix(err.Error(), workload.ErrBadInput.Error()+": "), true
 }
