@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	. "shootout/internal/plan"
 	_ "shootout/internal/run"
 	"shootout/internal/workload"
@@ -102,5 +104,51 @@ func TestACellsWorkloadIsMadeOncePerPlan(t *testing.T) {
 	b, err := res.Workload(res.Cells[1])
 	if err != nil || a == b {
 		t.Fatalf("each cell needs its own workload: %v, %p %p", err, a, b)
+	}
+}
+
+// The table's Identity column is what a cell's id holds: a setting
+// marked part of a cell's identity changes the id when it changes, and
+// one not marked leaves it as it is (--resume and compare rest on it).
+func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
+	samples := map[string]string{
+		"name": "name: x", "targets": "targets: [postgres]", "baseline": "baseline: sqlite", "workloads": "workloads: [oltp_point_select]",
+		"params": "params: {rounds: '5'}", "datasets": "datasets: ['2000']", "clients": "clients: [2]", "duration": "duration: 2s",
+		"ops": "ops: 5", "reps": "reps: 5", "rate": "rate: 10", "repeat": "repeat: '2'", "rsd": "rsd: 5", "max_repeat": "max_repeat: 6",
+		"alpha": "alpha: 0.1", "memory": "memory: 1G", "iops": "iops: 100", "bps": "bps: 20M", "disk": "disk: hdd", "cpus": "cpus: '0.5'",
+		"neighbour": "neighbour: [x2]", "paths": "paths: [text]", "trim": "trim: 0.2", "interval": "interval: 5s",
+		"data_seed": "data_seed: 7", "seed": "seed: 7", "settings": "settings: {sqlite: {cache_size: '1'}}", "max_retries": "max_retries: 3",
+		"neighbour_file": "neighbour_file: 64M", "dataset_memory": "dataset_memory: {'1000': 1G}",
+	}
+	// these need a server's package installed to resolve at all; their
+	// cells' conditions say them (allocator, app, the my.cnf's settings)
+	needInstalled := map[string]bool{"allocators": true, "allocator_targets": true, "app": true, "settings_file": true}
+	base := func() *Plan {
+		return &Plan{Targets: []string{"sqlite"}, Workloads: []string{"kv"}, Datasets: []string{"1000"}, Duration: "1s",
+			Neighbour: []string{"x1"}, Repeat: "auto"}
+	}
+	idOf := func(p *Plan) string {
+		r, err := p.Resolve(Options{})
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		return r.Cells[0].ID
+	}
+	want := idOf(base())
+	for _, s := range Settings {
+		sample, ok := samples[s.Key]
+		if !ok {
+			if !needInstalled[s.Key] {
+				t.Errorf("setting %s: give it a sample here", s.Key)
+			}
+			continue
+		}
+		p := base()
+		if err := yaml.Unmarshal([]byte(sample), p); err != nil {
+			t.Fatalf("%s: %v", s.Key, err)
+		}
+		if changed := idOf(p) != want; changed != s.Identity {
+			t.Errorf("setting %s (identity %v): %q changed the id: %v", s.Key, s.Identity, sample, changed)
+		}
 	}
 }
