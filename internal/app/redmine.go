@@ -168,7 +168,7 @@ func (r *Redmine) rake(ctx context.Context, args ...string) error {
 	cmd := exec.CommandContext(ctx, "bundle", append([]string{"exec", "rake"}, args...)...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
 	if err := child.Run(cmd); err != nil {
-		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, lastLines(logPath, 6))
+		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, target.LogTail(logPath, 6))
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func (r *Redmine) Migrate(ctx context.Context) error {
 	defer cancel()
 	err := r.rake(bounded, "db:migrate")
 	if err != nil && ctx.Err() == nil && bounded.Err() != nil {
-		return fmt.Errorf("Redmine's migrations did not finish within %v (rake was stopped): %s", migrateLimit, lastLines(filepath.Join(r.opt.WorkDir, "rake.log"), 6))
+		return fmt.Errorf("Redmine's migrations did not finish within %v (rake was stopped): %s", migrateLimit, target.LogTail(filepath.Join(r.opt.WorkDir, "rake.log"), 6))
 	}
 	return err
 }
@@ -250,37 +250,46 @@ func (r *Redmine) startOn(ctx context.Context, port, workers int) error {
 		return fmt.Errorf("start puma: %w", err)
 	}
 	r.proc = proc
-	exited := proc.Exited()
 	r.URL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	err = proc.WaitReady(ctx, r.answers(logPath, from), "puma", logPath, startLimit)
+	if err == nil {
+		return nil
+	}
+	if !proc.Running() && strings.Contains(logSince(logPath, from), "Address already in use") {
+		r.proc = nil
+		return fmt.Errorf("puma on 127.0.0.1:%d: %w", port, errPortTaken)
+	}
+	r.Stop()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("Redmine on %s: %w", r.URL, err)
+}
+
+// startLimit bounds puma's start: Rails and Redmine load in 10-20 s here.
+const startLimit = 3 * time.Minute
+
+// answers is puma's readiness: its log (from offset on) says it listens
+// on r.URL, and an HTTP request there gets an answer that is not a 5xx.
+func (r *Redmine) answers(logPath string, from int64) func(context.Context) error {
 	listening := "Listening on " + r.URL
-	deadline := time.Now().Add(3 * time.Minute)
-	client := &http.Client{Timeout: 5 * time.Second}
-	for {
-		if strings.Contains(logSince(logPath, from), listening) {
-			resp, err := client.Get(r.URL + "/")
-			if err == nil {
-				resp.Body.Close()
-				if resp.StatusCode < 500 {
-					return nil
-				}
-			}
+	return func(ctx context.Context) error {
+		if !strings.Contains(logSince(logPath, from), listening) {
+			return errors.New("puma's log does not say it listens yet")
 		}
-		select {
-		case <-exited:
-			r.proc = nil
-			if strings.Contains(logSince(logPath, from), "Address already in use") {
-				return fmt.Errorf("puma on 127.0.0.1:%d: %w", port, errPortTaken)
-			}
-			return fmt.Errorf("puma exited while starting: %s", lastLines(logPath, 8))
-		case <-ctx.Done():
-			r.Stop()
-			return ctx.Err()
-		case <-time.After(300 * time.Millisecond):
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL+"/", nil)
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			r.Stop()
-			return fmt.Errorf("Redmine did not answer on %s within 3 minutes: %s", r.URL, lastLines(logPath, 8))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
 		}
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("%s/ answered %s", r.URL, resp.Status)
+		}
+		return nil
 	}
 }
 
@@ -355,17 +364,14 @@ func (r *Redmine) PIDs() []int {
 	return pids
 }
 
-// Stop ends puma (SIGTERM to the master, which stops its workers; SIGKILL
-// to what is left of them after 30 s) and removes the instance.
+// Stop ends puma (SIGTERM to the master, which stops its workers; after
+// 30 s SIGKILL to its process group, workers included) and removes the
+// instance.
 func (r *Redmine) Stop() error {
 	var err error
 	if r.proc != nil {
-		pids := r.PIDs()
-		if r.proc.Stop(syscall.SIGTERM, 30*time.Second) != nil {
-			for _, p := range pids[1:] {
-				syscall.Kill(p, syscall.SIGKILL)
-			}
-			err = errors.New("puma did not stop within 30 s and was killed")
+		if stopErr := r.proc.Stop(syscall.SIGTERM, 30*time.Second); stopErr != nil {
+			err = fmt.Errorf("puma %w", stopErr)
 		}
 		r.proc = nil
 	}
@@ -399,23 +405,3 @@ func Sweep() []string {
 
 // freePort is the targets' loopback port probe; a test replaces it.
 var freePort = target.FreeLoopbackPort
-
-func lastLines(path string, n int) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			lines = append(lines, l)
-			if len(lines) > n {
-				lines = lines[1:]
-			}
-		}
-	}
-	return strings.Join(lines, " | ")
-}

@@ -1,13 +1,19 @@
 package app
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,11 +22,33 @@ import (
 	"shootout/internal/testenv"
 )
 
-// TestPumaGetsAnotherPortWhenItsFirstIsTaken: another program binds the
-// port between the probe and puma's bind, and answers HTTP there. Redmine
-// must start on another port, and its URL must be puma's, not the
-// squatter's.
-func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
+const helperEnv = "SHOOTOUT_APP_TEST_HELPER"
+
+// TestMain makes the test binary, re-executed with helperEnv set to a work
+// directory, a stand-in for a shootout that runs Redmine: it starts puma
+// as a cell does, prints puma's PIDs (master first) and waits to be killed.
+func TestMain(m *testing.M) {
+	dir := os.Getenv(helperEnv)
+	if dir == "" {
+		os.Exit(m.Run())
+	}
+	rm, err := NewRedmine(RedmineOptions{WorkDir: dir, Workers: 2, Flavor: dialect.SQLite,
+		Conn: proto.Endpoint{Protocol: proto.SQL, Network: "file", Address: filepath.Join(dir, "redmine.db")}})
+	if err == nil {
+		if err = rm.Migrate(context.Background()); err == nil {
+			err = rm.Start(context.Background())
+		}
+	}
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	fmt.Println(strings.Trim(fmt.Sprint(rm.PIDs()), "[]"))
+	time.Sleep(time.Hour) // until killed
+}
+
+func needRedmine(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Debian's Redmine")
 	}
@@ -30,6 +58,65 @@ func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
 		}
 		t.Skip(err)
 	}
+}
+
+// TestKilledShootoutLeavesNoPuma: a shootout SIGKILLed while Redmine
+// serves runs no cleanup; the kernel's parent-death signal must still end
+// puma's master, and the master its workers, and the sweep must remove
+// the instance the run left.
+func TestKilledShootoutLeavesNoPuma(t *testing.T) {
+	needRedmine(t)
+	helper := exec.Command(os.Args[0], "-test.run=^$")
+	helper.Env = append(os.Environ(), helperEnv+"="+testenv.WorkDir(t))
+	helper.Stderr = os.Stderr
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { helper.Process.Kill(); helper.Wait() }()
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	var pids []int
+	for _, f := range strings.Fields(line) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	if len(pids) < 3 {
+		t.Fatalf("expected puma's master and two workers, the helper said %q", line)
+	}
+	helper.Process.Signal(syscall.SIGKILL)
+	helper.Wait()
+	for _, pid := range pids {
+		for end := time.Now().Add(30 * time.Second); alive(pid); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(end) {
+				for _, p := range pids {
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+				t.Fatalf("puma's %d (of %v) still runs 30 s after its shootout was SIGKILLed", pid, pids)
+			}
+		}
+	}
+	name := InstancePrefix + strconv.Itoa(helper.Process.Pid) + "-"
+	swept := Sweep()
+	if !slices.ContainsFunc(swept, func(s string) bool { return strings.HasPrefix(s, name) }) {
+		t.Errorf("the sweep removed %v, not the killed run's instance %s*", swept, name)
+	}
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+// TestPumaGetsAnotherPortWhenItsFirstIsTaken: another program binds the
+// port between the probe and puma's bind, and answers HTTP there. Redmine
+// must start on another port, and its URL must be puma's, not the
+// squatter's.
+func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
+	needRedmine(t)
 	squatter, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -75,9 +75,14 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
 		return nil
 	case <-time.After(grace):
 	}
+	// a server in its own process group (ServerCmd) may have forked
+	// workers of its own, as puma's master does: they go with it
+	if a := p.cmd.SysProcAttr; a != nil && a.Setpgid {
+		_ = syscall.Kill(-p.PID(), syscall.SIGKILL)
+	}
 	_ = p.cmd.Process.Kill()
 	<-p.exited
-	return errors.New("server did not stop in time and was killed")
+	return fmt.Errorf("did not stop within %v and was killed", grace)
 }
 
 // managed is what every server shootout starts has: its own directory, the
@@ -112,12 +117,19 @@ func (m *managed) shutdown(sig syscall.Signal) error {
 	return err
 }
 
-// waitReady pings the server until it answers, it exits (the reason is
-// in its log), or a minute passes. Each try has its own short deadline:
-// a socket may accept a connection and never answer, and only the
-// server's exit or the minute then ends the wait.
+// waitReady is WaitReady with a database server's minute.
 func (p *Process) waitReady(ctx context.Context, ping func(context.Context) error, name, logFile string) error {
-	deadline := time.Now().Add(60 * time.Second)
+	return p.WaitReady(ctx, ping, name, logFile, 60*time.Second)
+}
+
+// WaitReady pings the server until it answers, it exits (the reason is
+// in its log), or limit passes. Each try has its own short deadline:
+// a socket may accept a connection and never answer, and only the
+// server's exit or the limit then ends the wait.
+func (p *Process) WaitReady(ctx context.Context, ping func(context.Context) error, name, logFile string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	// 20 ms for a database server's minute; a slower start is asked less often
+	pause := max(limit/3000, 20*time.Millisecond)
 	for {
 		try, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err := ping(try)
@@ -129,11 +141,19 @@ func (p *Process) waitReady(ctx context.Context, ping func(context.Context) erro
 			return fmt.Errorf("%s exited during start-up: %s", name, tail(logFile, 8))
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s not ready after 60 s: %v; log: %s", name, err, tail(logFile, 8))
+			return fmt.Errorf("%s not ready after %v: %v; log: %s", name, limit, err, tail(logFile, 8))
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pause)
 	}
 }
+
+// LogTail is the last n lines of the log at path on one line, " | "
+// between them ("" if it cannot be read): what an error says of a
+// process that failed.
+func LogTail(path string, n int) string { return lastLines(tail(path, n), n) }
+
+// Running says whether the process has not exited yet.
+func (p *Process) Running() bool { return p.running() }
 
 func (m *managed) execAll(ctx context.Context, qs ...string) error {
 	for _, q := range qs {
