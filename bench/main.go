@@ -7,8 +7,8 @@
 // under each placement (-placement split,none): as shootout's cells place
 // server and client, and not placed at all, where the MariaDB comparisons
 // run over the server's unix socket and again over TCP, as a client
-// reaches an external server. `make bench` runs it; BENCHMARKS.md
-// records it.
+// reaches an external server. `make bench` runs it; docs/bench-log.md
+// records each run.
 package main
 
 import (
@@ -274,7 +274,7 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 	}
 	// oltp_point_select also runs with client=libmariadb (each client a
 	// loop in C), paired with the same sysbench runs; it runs after the Go
-	// client in every repeat (BENCHMARKS.md, 2026-11-27 final)
+	// client in every repeat (docs/bench-log.md#2026-11-27--a-client-whose-loop-is-c-clientlibmariadb)
 	clientsOf := func(test string) []string {
 		if test == "oltp_point_select" {
 			return []string{"go", "libmariadb"}

@@ -1,7 +1,7 @@
 //go:build cgoclient
 
 // Command cgoclient is an experiment kept so that its figures in
-// BENCHMARKS.md (2026-11-27, "a client on libmariadb") can be made again: it
+// docs/bench-log.md#2026-11-27--innodbs-io_uring-stall-and-a-client-on-libmariadb can be made again: it
 // asks whether shootout's point selects at 8 clients sharing 2 cores with
 // the server trail sysbench's because of the Go driver or because of Go's
 // scheduler. It runs sysbench's oltp_point_select query through

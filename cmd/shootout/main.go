@@ -43,7 +43,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usage(err) })
-	// for developers: where the client's own CPU goes (see BENCHMARKS.md)
+	// for developers: where the client's own CPU goes (see docs/bench-log.md)
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpu-profile", "", "write a Go CPU profile of shootout itself to this file")
 	root.PersistentFlags().MarkHidden("cpu-profile")

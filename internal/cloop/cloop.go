@@ -4,7 +4,7 @@
 // Why: with 8 clients sharing 2 cores with the server, every client in Go
 // (the pure-Go driver, or libmariadb called from a goroutine) trailed
 // sysbench's point selects by 14-25%, while a C thread running the whole
-// loop tied with it (BENCHMARKS.md, "a client on libmariadb"): what costs
+// loop tied with it (docs/bench-log.md#2026-11-27--innodbs-io_uring-stall-and-a-client-on-libmariadb): what costs
 // is Go's scheduler between the kernel's wake-up and the next query, not
 // the driver. So the loop runs without Go; Go only hands it the reads
 // (which ids, which statement, the row expected) and takes back what each

@@ -160,7 +160,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// histograms): collecting at 5× the live heap instead of 2× took
 	// shootout's CPU per Redis GET from 11.4 to 8.3 µs, per pipelined
 	// read from 1.63 to 1.40 and per point select at 8 clients from 16.2
-	// to 15.0 (make bench, 2026-11-26; BENCHMARKS.md), CPU taken from a
+	// to 15.0 (docs/bench-log.md#2026-11-26--make-bench-with-the-kv-comparisons-issue-17), CPU taken from a
 	// server that shares the machine. The setting is the process's, and
 	// one run drives at a time.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentDuringRun))
@@ -169,7 +169,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	// gets no more of a core than any other thread there, where sysbench's
 	// clients are a thread each: with one P and the machine's other
 	// processes on that core, the Go client took 0.29 of sysbench's point
-	// selects at 8 clients, with 8 Ps 1.13 (BENCHMARKS.md, 2026-11-28).
+	// selects at 8 clients, with 8 Ps 1.13 (docs/bench-log.md#2026-11-28--the-servers-cpu-over-the-window-tcp-rows-a-p-per-client).
 	if n := min(cfg.Clients, maxProcsDuringRun); n > runtime.GOMAXPROCS(0) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}

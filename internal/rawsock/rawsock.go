@@ -7,7 +7,8 @@
 // call; Go's monitor thread, waking every 20 µs, then hands the P to
 // another thread, which costs futex wake-ups and thread switches on every
 // query. On this project's 2-core machine that was 11% of the client's CPU
-// per point select (perf; BENCHMARKS.md). The calls here are raw: they
+// per point select (perf; docs/bench-log.md#2026-11-26--make-bench-after-rawsock-and-the-resp-batch-issue-17-both-placements).
+// The calls here are raw: they
 // cannot block, so the P stays with its thread, and a read that finds
 // nothing waits on Go's network poller exactly as net.Conn does, honouring
 // the connection's deadlines.

@@ -256,7 +256,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	// flush list 128") until anything interrupted the server's wait for
 	// their completion (a debugger attaching ended it at once), while with
 	// InnoDB's own IO threads it never did in 10 and ran as fast
-	// (BENCHMARKS.md, 2026-11-27). MariaDB turns io_uring off itself on the kernels where
+	// (docs/bench-log.md#2026-11-27--innodbs-io_uring-stall-and-a-client-on-libmariadb). MariaDB turns io_uring off itself on the kernels where
 	// it knew of such a hang (MDEV-26674); a study's settings can turn it
 	// back on.
 	in.applied["innodb_use_native_aio"] = "OFF"

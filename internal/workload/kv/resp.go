@@ -17,7 +17,8 @@ import (
 // into one buffer and their answers read in place, as redis-benchmark -P
 // does. rueidis builds a command object per GET (a slice and a key
 // string each) and answers each with a message value; on 2 cores that
-// was a third of the client's CPU per pipelined read (BENCHMARKS.md), so
+// was a third of the client's CPU per pipelined read
+// (docs/bench-log.md#2026-11-26--make-bench-after-rawsock-and-the-resp-batch-issue-17-both-placements), so
 // this one path speaks RESP itself. Everything else stays on rueidis.
 type respPipe struct {
 	conn net.Conn
