@@ -29,99 +29,25 @@ type group struct {
 // Terminal writes the seeds' table for every (workload, dataset, memory)
 // group: mean operation time per target per clients/neighbour row, with
 // "× slower than the baseline" for every other target, then a table of
-// the figures that explain the times.
+// the figures that explain the times. The tables fit the terminal's
+// Width: a wider one is split into several that repeat its first columns.
 func Terminal(w io.Writer, files []*result.File, baseline string) {
+	width := Width()
 	writeRowsTables(w, files, baseline)
 	for _, g := range groups(files) {
 		base := baseline
 		if !contains(g.targets, base) {
 			base = g.targets[0]
 		}
-		others := without(g.targets, base)
 		if siegeStyle(g) {
 			writeSiegeTable(w, g, base)
 		}
 		for _, op := range opsOf(g.files) {
-			fmt.Fprintf(w, "\n%s, operation %q: trimmed mean time (ms); × = times slower than %s\n", g.title, op, base)
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			unlimited := unlimitedTargets(g.files)
-			mark := func(t string) string {
-				if unlimited[t] != "" {
-					return t + "*"
-				}
-				return t
-			}
-			head := []string{"clients/load", mark(base)}
-			for _, t := range others {
-				head = append(head, mark(t), "×")
-			}
-			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-			for _, label := range g.labels {
-				row := []string{label}
-				bm, bok, bwhy := meanMs(g.files, base, label, op)
-				row = append(row, cellText(bm, bok, bwhy))
-				for _, t := range others {
-					m, ok, why := meanMs(g.files, t, label, op)
-					row = append(row, cellText(m, ok, why))
-					if ok && bok && bm > 0 {
-						mark := noiseMark(opRepeats(g.files, base, label, op), opRepeats(g.files, t, label, op))
-						row = append(row, fmt.Sprintf("%.2f%s", m/bm, mark))
-					} else {
-						row = append(row, "-")
-					}
-				}
-				fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-			}
-			tw.Flush()
-			listFailed(w, g.files)
-			if len(others) > 0 {
-				fmt.Fprintf(w, "  %s\n", noiseLegend)
-			}
-			for _, t := range g.targets {
-				if unlimited[t] != "" {
-					fmt.Fprintf(w, "  * %s: %s\n", t, unlimited[t])
-				}
-			}
+			writeTimeTable(w, width, g, base, op)
 		}
-		fmt.Fprintf(w, "\n%s: throughput and cost per transaction, each the median over the n repeats that succeeded (%s = not measured)\n", g.title, notMeasured)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		head := []string{"target", "clients/load", "n"}
-		cols := columnsFor(g.files)
-		for _, c := range cols {
-			head = append(head, c.name)
-		}
-		fmt.Fprintln(tw, strings.Join(append(head, "version"), "\t")+"\t")
-		for _, t := range g.targets {
-			for _, label := range g.labels {
-				fs := pick(g.files, t, label)
-				if len(fs) == 0 {
-					continue
-				}
-				n := okRepeats(fs)
-				if n == 0 {
-					fmt.Fprintf(tw, "%s\t%s\t0\t%s\t%s\n", t, label, failedMark, strings.Repeat("\t", len(cols)))
-					continue
-				}
-				row := []string{t, label, fmt.Sprint(n)}
-				for _, c := range cols {
-					row = append(row, columnText(fs, c))
-				}
-				fmt.Fprintln(tw, strings.Join(append(row, versionOf(fs)), "\t")+"\t")
-			}
-		}
-		tw.Flush()
-		listFailed(w, g.files)
-		for _, p := range pausedCells(g.files) {
-			fmt.Fprintf(w, "  paused: %s\n", p)
-		}
-		for _, b := range busyHostCells(g.files) {
-			fmt.Fprintf(w, "  host busy: %s\n", b)
-		}
-		for _, u := range unfinishedWriteBacks(g.files) {
-			fmt.Fprintf(w, "  %s write-back unfinished: %s\n", unfinishedMark, u)
-		}
+		writeCostTable(w, width, g)
 	}
-	spaceTable(w, files)
+	spaceTable(w, width, files)
 	statementTable(w, files)
 	var failed []*result.File
 	for _, f := range files {
@@ -134,6 +60,94 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		for _, f := range failed {
 			fmt.Fprintf(w, "  %s: %s\n", f.Cell.ID, f.Status)
 		}
+	}
+}
+
+// writeTimeTable is the seed's table of one operation: its trimmed mean time
+// per target and row, and each target's ratio to base.
+func writeTimeTable(w io.Writer, width int, g *group, base, op string) {
+	others := without(g.targets, base)
+	fmt.Fprintln(w)
+	note(w, width, "", fmt.Sprintf("%s, operation %q: trimmed mean time (ms); × = times slower than %s", g.title, op, base))
+	unlimited := unlimitedTargets(g.files)
+	mark := func(t string) string {
+		if unlimited[t] != "" {
+			return t + "*"
+		}
+		return t
+	}
+	head := []string{"clients/load", mark(base)}
+	for _, t := range others {
+		head = append(head, mark(t), "×")
+	}
+	var rows [][]string
+	for _, label := range g.labels {
+		bm, bok, bwhy := meanMs(g.files, base, label, op)
+		row := []string{label, cellText(bm, bok, bwhy)}
+		for _, t := range others {
+			m, ok, why := meanMs(g.files, t, label, op)
+			row = append(row, cellText(m, ok, why))
+			if ok && bok && bm > 0 {
+				mark := noiseMark(opRepeats(g.files, base, label, op), opRepeats(g.files, t, label, op))
+				row = append(row, fmt.Sprintf("%.2f%s", m/bm, mark))
+			} else {
+				row = append(row, "-")
+			}
+		}
+		rows = append(rows, row)
+	}
+	fitTable(w, width, tabwriter.AlignRight, head, rows, 2, 2)
+	listFailed(w, g.files)
+	if len(others) > 0 {
+		note(w, width, "  ", noiseLegend)
+	}
+	for _, t := range g.targets {
+		if unlimited[t] != "" {
+			fmt.Fprintf(w, "  * %s: %s\n", t, unlimited[t])
+		}
+	}
+}
+
+// writeCostTable is a group's throughput and cost per transaction, a row per
+// target and clients/load, and the notes under it.
+func writeCostTable(w io.Writer, width int, g *group) {
+	fmt.Fprintln(w)
+	note(w, width, "", fmt.Sprintf("%s: throughput and cost per transaction, each the median over the n repeats that succeeded (%s = not measured)", g.title, notMeasured))
+	head := []string{"target", "clients/load", "n"}
+	cols := columnsFor(g.files)
+	for _, c := range cols {
+		head = append(head, c.name)
+	}
+	head = append(head, "version")
+	var rows [][]string
+	for _, t := range g.targets {
+		for _, label := range g.labels {
+			fs := pick(g.files, t, label)
+			if len(fs) == 0 {
+				continue
+			}
+			n := okRepeats(fs)
+			if n == 0 {
+				rows = append(rows, []string{t, label, "0", failedMark})
+				continue
+			}
+			row := []string{t, label, fmt.Sprint(n)}
+			for _, c := range cols {
+				row = append(row, columnText(fs, c))
+			}
+			rows = append(rows, append(row, versionOf(fs)))
+		}
+	}
+	fitTable(w, width, tabwriter.AlignRight, head, rows, 3, 1)
+	listFailed(w, g.files)
+	for _, p := range pausedCells(g.files) {
+		fmt.Fprintf(w, "  paused: %s\n", p)
+	}
+	for _, b := range busyHostCells(g.files) {
+		fmt.Fprintf(w, "  host busy: %s\n", b)
+	}
+	for _, u := range unfinishedWriteBacks(g.files) {
+		fmt.Fprintf(w, "  %s write-back unfinished: %s\n", unfinishedMark, u)
 	}
 }
 
@@ -265,7 +279,7 @@ func without(xs []string, x string) []string {
 // spaceTable is the seed's space figure: per workload and dataset, the
 // settled size of the tables and indexes on each target (median over the
 // cells that measured it), in MiB.
-func spaceTable(w io.Writer, files []*result.File) {
+func spaceTable(w io.Writer, width int, files []*result.File) {
 	// conditions is what else the cells' table titles say: shown only
 	// where one workload and dataset ran under several, which are kept
 	// apart as everywhere else
@@ -296,8 +310,7 @@ func spaceTable(w io.Writer, files []*result.File) {
 		return
 	}
 	fmt.Fprintf(w, "\nspace: tables and indexes after settling (MiB, median over cells)\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tdataset\t"+strings.Join(targets, "\t")+"\t")
+	var rows [][]string
 	for _, k := range keys {
 		ds := k.dataset
 		if variants[[2]string{k.workload, k.dataset}] > 1 && k.conditions != "" {
@@ -312,11 +325,11 @@ func spaceTable(w io.Writer, files []*result.File) {
 			}
 			row = append(row, fmt.Sprintf("%.1f", median(fs, func(f *result.File) float64 { return float64(f.Space.TableBytes) })/(1<<20)))
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		rows = append(rows, row)
 	}
-	tw.Flush()
-	if note := memoryEngineSpaceNote(files); note != "" {
-		fmt.Fprintf(w, "  %s\n", note)
+	fitTable(w, width, tabwriter.AlignRight, append([]string{"workload", "dataset"}, targets...), rows, 2, 1)
+	if text := memoryEngineSpaceNote(files); text != "" {
+		fmt.Fprintf(w, "  %s\n", text)
 	}
 }
 

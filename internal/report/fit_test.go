@@ -1,0 +1,68 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"shootout/internal/result"
+)
+
+// TestTerminalTablesFitTheWidth: at COLUMNS=100 no line of a run's
+// report is wider than 100, and every row still holds every figure of
+// the unsplit table, in the same order.
+func TestTerminalTablesFitTheWidth(t *testing.T) {
+	var files []*result.File
+	targets := []string{"mariadb-innodb", "mariadb-rocksdb", "postgres", "sqlite", "mariadb-aria-nontx", "tarantool-memtx"}
+	for i, tg := range targets {
+		for _, clients := range []int{1, 8} {
+			f := cell(tg, clients, "0", float64(i+1)*1.25/float64(clients), "ok")
+			f.Target.Version = "10.11.19-MariaDB-0+deb12u1"
+			cpu := 3.5
+			f.Server.CPUSeconds, f.Server.WriteBytes, f.Server.ReadBytes = &cpu, 1<<30, 1<<20
+			f.Space.Bytes, f.Space.SettledBytes, f.Space.TableBytes = 5<<20, 4<<20, 3<<20
+			files = append(files, f)
+		}
+	}
+	render := func(columns string) string {
+		t.Setenv("COLUMNS", columns)
+		var b bytes.Buffer
+		Terminal(&b, files, "mariadb-innodb")
+		return b.String()
+	}
+	wide, narrow := render("1000"), render("100")
+	for _, l := range strings.Split(narrow, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("a line of %d columns at COLUMNS=100: %q", n, l)
+		}
+	}
+	if !strings.Contains(wide, "version") || strings.Count(narrow, "clients/load") <= strings.Count(wide, "clients/load") {
+		t.Fatalf("the wide report should be one table per kind and the narrow one split:\n%s", narrow)
+	}
+	// a row of the cost table is its target, clients/load and n, then
+	// figures; split, its figures follow one another across the parts
+	want, got := costRows(wide, targets), costRows(narrow, targets)
+	for k, figures := range want {
+		if strings.Join(got[k], " ") != strings.Join(figures, " ") {
+			t.Errorf("%s: split %v, whole %v", k, got[k], figures)
+		}
+	}
+	if len(want) != 2*len(targets) {
+		t.Errorf("%d cost rows, want %d:\n%s", len(want), 2*len(targets), wide)
+	}
+}
+
+// costRows is every cost-table row's figures by "target clients/load",
+// its parts joined.
+func costRows(out string, targets []string) map[string][]string {
+	rows := map[string][]string{}
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 3 && contains(targets, f[0]) {
+			k := f[0] + " " + f[1]
+			rows[k] = append(rows[k], f[3:]...)
+		}
+	}
+	return rows
+}
