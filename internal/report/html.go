@@ -303,7 +303,23 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 		ops = []string{"(none completed)"}
 	}
 
-	// the seeds' chart: mean time per target, × slower than the baseline
+	mean := meanSection(id, g, base, targets, ops, colors)
+	pct := percentileSection(id, g, targets, ops, colors)
+	tput := throughputSection(id, g, targets, colors)
+	cost := costSection(id, g, targets, colors)
+
+	vg.Sections = []section{mean, pct, tput, cost}
+	if siegeStyle(g) {
+		head, rows := siegeTable(g, targets[0])
+		vg.Sections = append([]section{{Title: "The seed's table (siege)", Note: siegeLegend + "; × = ETime over " + targets[0] + "'s.",
+			Figures: []figure{{Table: &table{Head: head, Rows: rows}}}}}, vg.Sections...)
+	}
+	return vg
+}
+
+// meanSection is the seeds' chart: mean time per target, × slower than
+// the baseline, one figure per operation.
+func meanSection(id string, g *group, base string, targets, ops []string, colors map[string]string) section {
 	mean := section{Title: "Mean operation time"}
 	for oi, op := range ops {
 		var ss []series
@@ -328,7 +344,12 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 			Caption: fmt.Sprintf("Bars: mean time in ms (left axis; median over repeats). Dashed lines: how many times slower than %s each other target was (right axis; the grey line is 1×, equal). Hatched columns are failed cells; hover for the reason. In the table, %s", base, noiseLegend),
 			Charts:  []*svgChart{c}, Table: meanTable(g, op, targets, ss)})
 	}
+	return mean
+}
 
+// percentileSection is each operation's p50, p95, p99 and maximum per
+// target and row.
+func percentileSection(id string, g *group, targets, ops []string, colors map[string]string) section {
 	pct := section{Title: "Latency percentiles"}
 	for oi, op := range ops {
 		vals := make([][]percentiles, len(targets))
@@ -374,7 +395,12 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 			Caption: "Box: p50 to p95; whisker: to p99; dot: the maximum (log scale, trimmed operations, the median repeat).",
 			Charts:  []*svgChart{c}, Table: t})
 	}
+	return pct
+}
 
+// throughputSection is each row's transactions per second over time, a
+// line per target and repeat.
+func throughputSection(id string, g *group, targets []string, colors map[string]string) section {
 	tput := section{Title: "Throughput over time", Small: true,
 		Note: "Transactions per second in each interval (--interval) of each cell, one line per target and repeat."}
 	sampled := false
@@ -414,7 +440,12 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 		tput.Figures = nil
 		tput.Note = "No interval samples in these cells (run with --interval, e.g. 1s, to get them)."
 	}
+	return tput
+}
 
+// costSection is the cost per transaction: server CPU, bytes written,
+// write amplification where known, and the table of every figure.
+func costSection(id string, g *group, targets []string, colors map[string]string) section {
 	cost := section{Title: "Cost per transaction"}
 	costOf := func(name, unit, format string, get func(*result.File) (float64, bool)) *svgChart {
 		var ss []series
@@ -471,14 +502,7 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	}
 	costFig.Caption = strings.Join(caption, " ")
 	cost.Figures = append(cost.Figures, costFig)
-
-	vg.Sections = []section{mean, pct, tput, cost}
-	if siegeStyle(g) {
-		head, rows := siegeTable(g, targets[0])
-		vg.Sections = append([]section{{Title: "The seed's table (siege)", Note: siegeLegend + "; × = ETime over " + targets[0] + "'s.",
-			Figures: []figure{{Table: &table{Head: head, Rows: rows}}}}}, vg.Sections...)
-	}
-	return vg
+	return cost
 }
 
 // meanTable is the seed's table under its chart: the bars' values and the
@@ -631,107 +655,115 @@ func spaceFigures(gs []*group, baseline string, colors map[string]string) []figu
 	}
 	var out []figure
 	for wi, w := range workloads {
-		var mine []*group
-		var targets []string
-		for _, g := range gs {
-			if g.files[0].Cell.Workload != w {
-				continue
-			}
-			mine = append(mine, g)
-			for _, t := range g.targets {
-				if !contains(targets, t) {
-					targets = append(targets, t)
-				}
-			}
-		}
-		if contains(targets, baseline) {
-			targets = append([]string{baseline}, without(targets, baseline)...)
-		}
-		var cats []string
-		for _, g := range mine {
-			cats = append(cats, strings.TrimPrefix(g.title, w+", "))
-		}
-		var all []*result.File
-		for _, g := range mine {
-			all = append(all, g.files...)
-		}
-		// the bars are the kind of size every target measured; with none
-		// in common, the kind most did, and the others are left out
-		measuredBy := spaceTargets(all)
-		kind, common := commonSpace(all, measuredBy)
-		if !common {
-			kind = mostMeasured(all)
-		}
-		tb := &table{Head: []string{"dataset", "target", "data dir MiB", "settled MiB", "tables+indexes MiB", "load s", "rows loaded"}}
-		var ss []series
-		for _, t := range targets {
-			s := series{Name: t, Color: colors[t]}
-			for gi, g := range mine {
-				var ok, bar []*result.File
-				var why, note string
-				anyOK := false
-				for _, f := range g.files {
-					if f.Cell.Target != t {
-						continue
-					}
-					switch {
-					case f.OK() && spaceOf(f) > 0:
-						ok = append(ok, f)
-						if kind.get(f) > 0 {
-							bar = append(bar, f)
-						}
-					case f.OK():
-						anyOK = true
-						note = f.Space.Note
-					default:
-						why = f.Status
-					}
-				}
-				switch {
-				case len(ok) > 0:
-					if len(bar) > 0 {
-						mb := median(bar, func(f *result.File) float64 { return float64(kind.get(f)) / mib })
-						s.Values = append(s.Values, value{V: mb, State: measured})
-					} else {
-						s.Values = append(s.Values, value{})
-					}
-					f := ok[len(ok)/2]
-					load := fmt.Sprintf("%.1f", f.Load.Seconds)
-					if f.Load.Reused {
-						load = "reused"
-					}
-					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t),
-						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.Bytes }))),
-						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.SettledBytes }))),
-						numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.TableBytes }))), numCell(load), numCell(fmt.Sprint(f.Load.Rows))})
-				case anyOK:
-					// ran, but its space is unknown (an external server)
-					s.Values = append(s.Values, value{})
-					if note == "" {
-						note = "not measured"
-					}
-					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: note, Span: 5}})
-				case why != "":
-					s.Values = append(s.Values, value{State: failed, Why: why})
-					tb.Rows = append(tb.Rows, []tcell{txt(cats[gi]), txt(t), {Text: clip(why, 80), Title: why, Failed: true, Span: 5}})
-				default:
-					s.Values = append(s.Values, value{})
-				}
-			}
-			ss = append(ss, s)
-		}
-		caption := fmt.Sprintf("Bars: %s%s; MiB (2^20 bytes), median over the cells of each dataset. The table has every size each target measured.", kind.name, spaceKindNote[kind.name])
-		if !common {
-			caption += " Not every target measured it: the others have no bar (their sizes are in the table, of another kind, so not comparable)."
-		}
-		if note := memoryEngineSpaceNote(all); note != "" {
-			caption += " " + note + "."
-		}
-		out = append(out, figure{Heading: "Space on disk: " + w,
-			Caption: caption,
-			Charts:  []*svgChart{barChart(fmt.Sprintf("space-%d", wi+1), cats, ss, "MiB", "%.1f", false)}, Table: tb})
+		out = append(out, spaceFigure(wi, w, gs, baseline, colors))
 	}
 	return out
+}
+
+// spaceFigure is one workload's space chart and table.
+func spaceFigure(wi int, w string, gs []*group, baseline string, colors map[string]string) figure {
+	var mine []*group
+	var targets []string
+	for _, g := range gs {
+		if g.files[0].Cell.Workload != w {
+			continue
+		}
+		mine = append(mine, g)
+		for _, t := range g.targets {
+			if !contains(targets, t) {
+				targets = append(targets, t)
+			}
+		}
+	}
+	if contains(targets, baseline) {
+		targets = append([]string{baseline}, without(targets, baseline)...)
+	}
+	var cats []string
+	var all []*result.File
+	for _, g := range mine {
+		cats = append(cats, strings.TrimPrefix(g.title, w+", "))
+		all = append(all, g.files...)
+	}
+	// the bars are the kind of size every target measured; with none
+	// in common, the kind most did, and the others are left out
+	measuredBy := spaceTargets(all)
+	kind, common := commonSpace(all, measuredBy)
+	if !common {
+		kind = mostMeasured(all)
+	}
+	tb := &table{Head: []string{"dataset", "target", "data dir MiB", "settled MiB", "tables+indexes MiB", "load s", "rows loaded"}}
+	var ss []series
+	for _, t := range targets {
+		s := series{Name: t, Color: colors[t]}
+		for gi, g := range mine {
+			v, row := spaceCell(g, t, kind, cats[gi])
+			s.Values = append(s.Values, v)
+			if row != nil {
+				tb.Rows = append(tb.Rows, row)
+			}
+		}
+		ss = append(ss, s)
+	}
+	caption := fmt.Sprintf("Bars: %s%s; MiB (2^20 bytes), median over the cells of each dataset. The table has every size each target measured.", kind.name, spaceKindNote[kind.name])
+	if !common {
+		caption += " Not every target measured it: the others have no bar (their sizes are in the table, of another kind, so not comparable)."
+	}
+	if note := memoryEngineSpaceNote(all); note != "" {
+		caption += " " + note + "."
+	}
+	return figure{Heading: "Space on disk: " + w,
+		Caption: caption,
+		Charts:  []*svgChart{barChart(fmt.Sprintf("space-%d", wi+1), cats, ss, "MiB", "%.1f", false)}, Table: tb}
+}
+
+// spaceCell is target t's bar in group g (the median of kind) and its
+// row of the table (nil for none).
+func spaceCell(g *group, t string, kind spaceKind, cat string) (value, []tcell) {
+	var ok, bar []*result.File
+	var why, note string
+	anyOK := false
+	for _, f := range g.files {
+		if f.Cell.Target != t {
+			continue
+		}
+		switch {
+		case f.OK() && spaceOf(f) > 0:
+			ok = append(ok, f)
+			if kind.get(f) > 0 {
+				bar = append(bar, f)
+			}
+		case f.OK():
+			anyOK = true
+			note = f.Space.Note
+		default:
+			why = f.Status
+		}
+	}
+	switch {
+	case len(ok) > 0:
+		v := value{}
+		if len(bar) > 0 {
+			v = value{V: median(bar, func(f *result.File) float64 { return float64(kind.get(f)) / mib }), State: measured}
+		}
+		f := ok[len(ok)/2]
+		load := fmt.Sprintf("%.1f", f.Load.Seconds)
+		if f.Load.Reused {
+			load = "reused"
+		}
+		return v, []tcell{txt(cat), txt(t),
+			numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.Bytes }))),
+			numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.SettledBytes }))),
+			numCell(columnText(ok, spaceColumn(func(f *result.File) int64 { return f.Space.TableBytes }))), numCell(load), numCell(fmt.Sprint(f.Load.Rows))}
+	case anyOK:
+		// ran, but its space is unknown (an external server)
+		if note == "" {
+			note = "not measured"
+		}
+		return value{}, []tcell{txt(cat), txt(t), {Text: note, Span: 5}}
+	case why != "":
+		return value{State: failed, Why: why}, []tcell{txt(cat), txt(t), {Text: clip(why, 80), Title: why, Failed: true, Span: 5}}
+	}
+	return value{}, nil
 }
 
 // perInstance are the variables that say which server this is rather than
@@ -797,36 +829,7 @@ func valuesText(vs []string) string {
 // variables whose values differ between targets, and what shootout set on
 // each target.
 func settingsFigures(files []*result.File) []figure {
-	type tinfo struct {
-		flavor string
-		vals   map[string][]string // variable -> distinct values (over memory budgets)
-	}
-	info := map[string]*tinfo{}
-	var order []string
-	applied := map[string]map[string][]string{}
-	for _, f := range files {
-		t := f.Cell.Target
-		if len(f.Target.Settings) == 0 && len(f.Target.Applied) == 0 {
-			continue
-		}
-		ti, ok := info[t]
-		if !ok {
-			ti = &tinfo{flavor: f.Target.Flavor, vals: map[string][]string{}}
-			info[t] = ti
-			order = append(order, t)
-			applied[t] = map[string][]string{}
-		}
-		for k, v := range f.Target.Settings {
-			if !contains(ti.vals[k], v) {
-				ti.vals[k] = append(ti.vals[k], v)
-			}
-		}
-		for k, v := range f.Target.Applied {
-			if !contains(applied[t][k], v) {
-				applied[t][k] = append(applied[t][k], v)
-			}
-		}
-	}
+	info, order, applied := settingsOf(files)
 	noise := perInstance(files)
 	var out []figure
 	flavors := map[string][]string{}
@@ -839,60 +842,9 @@ func settingsFigures(files []*result.File) []figure {
 		flavors[fl] = append(flavors[fl], t)
 	}
 	for _, fl := range forder {
-		ts := flavors[fl]
-		if len(ts) < 2 {
-			continue
+		if ts := flavors[fl]; len(ts) >= 2 {
+			out = append(out, differingSettings(fl, ts, info, noise))
 		}
-		vars := map[string]bool{}
-		for _, t := range ts {
-			for k := range info[t].vals {
-				vars[k] = true
-			}
-		}
-		var names []string
-		onlyOne, skipped := 0, 0
-		for k := range vars {
-			if noise[k] {
-				skipped++
-				continue
-			}
-			have, first, differ := 0, "", false
-			for _, t := range ts {
-				vs, ok := info[t].vals[k]
-				if !ok {
-					continue
-				}
-				have++
-				if have == 1 {
-					first = valuesText(vs)
-				} else if valuesText(vs) != first {
-					differ = true
-				}
-			}
-			switch {
-			case have < 2:
-				onlyOne++
-			case differ:
-				names = append(names, k)
-			}
-		}
-		sort.Strings(names)
-		tb := &table{Head: append([]string{"variable"}, ts...)}
-		for _, k := range names {
-			row := []tcell{txt(k)}
-			for _, t := range ts {
-				if vs, ok := info[t].vals[k]; ok {
-					row = append(row, txt(valuesText(vs)))
-				} else {
-					row = append(row, txt("-"))
-				}
-			}
-			tb.Rows = append(tb.Rows, row)
-		}
-		out = append(out, figure{Heading: fmt.Sprintf("Server variables that differ (%s servers)", fl),
-			Caption: fmt.Sprintf("%d variables differ between %s. Not shown: %d that exist on one of them only, %d that name a server rather than configure it (ports, ids, paths). Values that changed between cells (a cache sized from the memory at hand) are joined with |. Every variable is in the cell files.",
-				len(names), strings.Join(ts, ", "), onlyOne, skipped),
-			Table: tb})
 	}
 	tb := &table{Head: []string{"target", "setting", "value"}}
 	for _, t := range order {
@@ -912,24 +864,128 @@ func settingsFigures(files []*result.File) []figure {
 	return out
 }
 
-// header says what ran, where, and under which limits.
-func header(p *Page) (what, machine, lims []kv) {
-	var workloads, datasets, clients, neighbours, stops, memories, iops, bps, disks []string
-	repeats, nok := 0, 0
-	var first, last time.Time
-	versions := map[string]string{}
-	var targets []string
-	for _, f := range p.Files {
-		c := f.Cell
-		add := func(xs *[]string, x string) {
-			if x != "" && !contains(*xs, x) {
-				*xs = append(*xs, x)
+// targetSettings is one target's flavor and its server variables.
+type targetSettings struct {
+	flavor string
+	vals   map[string][]string // variable -> distinct values (over memory budgets)
+}
+
+// settingsOf gathers every target's variables and applied settings, the
+// targets in the order they first come.
+func settingsOf(files []*result.File) (map[string]*targetSettings, []string, map[string]map[string][]string) {
+	info := map[string]*targetSettings{}
+	var order []string
+	applied := map[string]map[string][]string{}
+	for _, f := range files {
+		t := f.Cell.Target
+		if len(f.Target.Settings) == 0 && len(f.Target.Applied) == 0 {
+			continue
+		}
+		ti, ok := info[t]
+		if !ok {
+			ti = &targetSettings{flavor: f.Target.Flavor, vals: map[string][]string{}}
+			info[t] = ti
+			order = append(order, t)
+			applied[t] = map[string][]string{}
+		}
+		for k, v := range f.Target.Settings {
+			if !contains(ti.vals[k], v) {
+				ti.vals[k] = append(ti.vals[k], v)
 			}
 		}
-		add(&workloads, c.Workload)
-		add(&datasets, c.Dataset)
-		add(&clients, fmt.Sprint(c.Clients))
-		add(&neighbours, c.Conditions.Neighbour)
+		for k, v := range f.Target.Applied {
+			if !contains(applied[t][k], v) {
+				applied[t][k] = append(applied[t][k], v)
+			}
+		}
+	}
+	return info, order, applied
+}
+
+// differingSettings is the table of the variables whose values differ
+// between the targets ts of flavor fl.
+func differingSettings(fl string, ts []string, info map[string]*targetSettings, noise map[string]bool) figure {
+	vars := map[string]bool{}
+	for _, t := range ts {
+		for k := range info[t].vals {
+			vars[k] = true
+		}
+	}
+	var names []string
+	onlyOne, skipped := 0, 0
+	for k := range vars {
+		if noise[k] {
+			skipped++
+			continue
+		}
+		have, first, differ := 0, "", false
+		for _, t := range ts {
+			vs, ok := info[t].vals[k]
+			if !ok {
+				continue
+			}
+			have++
+			if have == 1 {
+				first = valuesText(vs)
+			} else if valuesText(vs) != first {
+				differ = true
+			}
+		}
+		switch {
+		case have < 2:
+			onlyOne++
+		case differ:
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	tb := &table{Head: append([]string{"variable"}, ts...)}
+	for _, k := range names {
+		row := []tcell{txt(k)}
+		for _, t := range ts {
+			if vs, ok := info[t].vals[k]; ok {
+				row = append(row, txt(valuesText(vs)))
+			} else {
+				row = append(row, txt("-"))
+			}
+		}
+		tb.Rows = append(tb.Rows, row)
+	}
+	return figure{Heading: fmt.Sprintf("Server variables that differ (%s servers)", fl),
+		Caption: fmt.Sprintf("%d variables differ between %s. Not shown: %d that exist on one of them only, %d that name a server rather than configure it (ports, ids, paths). Values that changed between cells (a cache sized from the memory at hand) are joined with |. Every variable is in the cell files.",
+			len(names), strings.Join(ts, ", "), onlyOne, skipped),
+		Table: tb}
+}
+
+// header says what ran, where, and under which limits.
+func header(p *Page) (what, machine, lims []kv) {
+	r := gatherRun(p.Files)
+	return headerWhat(p, r), headerMachine(p), headerLimits(p, r)
+}
+
+// runFacts is what the header says of a run's cells: the distinct values
+// of each condition, in the order they first come.
+type runFacts struct {
+	workloads, datasets, clients, neighbours, stops, memories, iops, bps, disks []string
+	repeats, nok                                                                int
+	first, last                                                                 time.Time
+	versions                                                                    map[string]string
+	targets                                                                     []string
+}
+
+func gatherRun(files []*result.File) runFacts {
+	r := runFacts{versions: map[string]string{}}
+	add := func(xs *[]string, x string) {
+		if x != "" && !contains(*xs, x) {
+			*xs = append(*xs, x)
+		}
+	}
+	for _, f := range files {
+		c := f.Cell
+		add(&r.workloads, c.Workload)
+		add(&r.datasets, c.Dataset)
+		add(&r.clients, fmt.Sprint(c.Clients))
+		add(&r.neighbours, c.Conditions.Neighbour)
 		stop := c.Duration
 		if c.Ops > 0 {
 			stop = strings.TrimPrefix(stop+fmt.Sprintf(" or %d operations", c.Ops), " or ")
@@ -937,47 +993,52 @@ func header(p *Page) (what, machine, lims []kv) {
 		if c.Rate > 0 {
 			stop += fmt.Sprintf(" at %.0f ops/s", c.Rate)
 		}
-		add(&stops, stop)
+		add(&r.stops, stop)
 		if c.Conditions.MemoryBytes > 0 {
-			add(&memories, fmt.Sprintf("%d MiB", c.Conditions.MemoryBytes>>20))
+			add(&r.memories, fmt.Sprintf("%d MiB", c.Conditions.MemoryBytes>>20))
 		}
 		if c.Conditions.IOPS > 0 {
-			add(&iops, fmt.Sprint(c.Conditions.IOPS))
+			add(&r.iops, fmt.Sprint(c.Conditions.IOPS))
 		}
-		add(&disks, c.Conditions.Disk)
+		add(&r.disks, c.Conditions.Disk)
 		if c.Conditions.BPS > 0 {
-			add(&bps, fmt.Sprintf("%.1f MiB/s", float64(c.Conditions.BPS)/mib))
+			add(&r.bps, fmt.Sprintf("%.1f MiB/s", float64(c.Conditions.BPS)/mib))
 		}
-		repeats = max(repeats, c.Repeat)
+		r.repeats = max(r.repeats, c.Repeat)
 		if f.OK() {
-			nok++
+			r.nok++
 		}
-		if first.IsZero() || f.Started.Before(first) {
-			first = f.Started
+		if r.first.IsZero() || f.Started.Before(r.first) {
+			r.first = f.Started
 		}
-		if f.Ended.After(last) {
-			last = f.Ended
+		if f.Ended.After(r.last) {
+			r.last = f.Ended
 		}
-		add(&targets, c.Target)
-		if versions[c.Target] == "" && f.Target.Version != "" {
-			versions[c.Target] = f.Target.Version
+		add(&r.targets, c.Target)
+		if r.versions[c.Target] == "" && f.Target.Version != "" {
+			r.versions[c.Target] = f.Target.Version
 		}
 	}
-	sort.SliceStable(clients, func(i, j int) bool { return labelLess(clients[i]+"/0", clients[j]+"/0") })
-	sort.SliceStable(neighbours, func(i, j int) bool { return labelLess("1/"+neighbours[i], "1/"+neighbours[j]) })
+	sort.SliceStable(r.clients, func(i, j int) bool { return labelLess(r.clients[i]+"/0", r.clients[j]+"/0") })
+	sort.SliceStable(r.neighbours, func(i, j int) bool { return labelLess("1/"+r.neighbours[i], "1/"+r.neighbours[j]) })
+	return r
+}
+
+// headerWhat is what ran: the plan, targets, seed and conditions.
+func headerWhat(p *Page, r runFacts) []kv {
 	name := "(no run.json)"
 	if p.Manifest != nil {
 		name = p.Manifest.Name
 	}
 	var tv []string
-	for _, t := range targets {
+	for _, t := range r.targets {
 		s := t
-		if v := versions[t]; v != "" {
+		if v := r.versions[t]; v != "" {
 			s += " (" + v + ")"
 		}
 		tv = append(tv, s)
 	}
-	what = []kv{{"plan", name}, {"targets", strings.Join(tv, ", ")}, {"baseline", p.Baseline}}
+	what := []kv{{"plan", name}, {"targets", strings.Join(tv, ", ")}, {"baseline", p.Baseline}}
 	if p.Manifest != nil && len(p.Manifest.Skipped) > 0 {
 		var sk []string
 		for _, t := range slices.Sorted(maps.Keys(p.Manifest.Skipped)) {
@@ -995,16 +1056,21 @@ func header(p *Page) (what, machine, lims []kv) {
 			kv{"differs from the seed", differs})
 	}
 	what = append(what,
-		kv{"workloads", strings.Join(workloads, ", ")},
-		kv{"datasets", strings.Join(datasets, ", ")},
-		kv{"clients", strings.Join(clients, ", ")},
-		kv{"neighbours", strings.Join(neighbours, ", ")},
-		kv{"each cell", strings.Join(stops, "; ")},
-		kv{"repeats", fmt.Sprint(repeats)},
-		kv{"cells", fmt.Sprintf("%d (%d ok, %d failed)", len(p.Files), nok, len(p.Files)-nok)})
-	if !first.IsZero() {
-		what = append(what, kv{"ran", fmt.Sprintf("%s to %s", first.UTC().Format("2006-01-02 15:04"), last.UTC().Format("15:04 UTC"))})
+		kv{"workloads", strings.Join(r.workloads, ", ")},
+		kv{"datasets", strings.Join(r.datasets, ", ")},
+		kv{"clients", strings.Join(r.clients, ", ")},
+		kv{"neighbours", strings.Join(r.neighbours, ", ")},
+		kv{"each cell", strings.Join(r.stops, "; ")},
+		kv{"repeats", fmt.Sprint(r.repeats)},
+		kv{"cells", fmt.Sprintf("%d (%d ok, %d failed)", len(p.Files), r.nok, len(p.Files)-r.nok)})
+	if !r.first.IsZero() {
+		what = append(what, kv{"ran", fmt.Sprintf("%s to %s", r.first.UTC().Format("2006-01-02 15:04"), r.last.UTC().Format("15:04 UTC"))})
 	}
+	return what
+}
+
+// headerMachine is the machine and its calibrated disk.
+func headerMachine(p *Page) (machine []kv) {
 	if p.Manifest != nil {
 		m := p.Manifest.Machine
 		machine = append(machine, kv{"cores", fmt.Sprint(m.Cores)}, kv{"memory", fmt.Sprintf("%.1f GB", float64(m.MemBytes)/1e9)},
@@ -1023,6 +1089,11 @@ func header(p *Page) (what, machine, lims []kv) {
 		}
 		machine = append(machine, kv{"disk", disk})
 	}
+	return machine
+}
+
+// headerLimits is the cells' limits and their notes.
+func headerLimits(p *Page, r runFacts) []kv {
 	orNone := func(xs []string, none string) string {
 		if len(xs) == 0 {
 			return none
@@ -1052,8 +1123,8 @@ func header(p *Page) (what, machine, lims []kv) {
 			notes[k]++
 		}
 	}
-	lims = []kv{{"memory", orNone(memories, "no cap")}, {"IOPS cap", orNone(iops, "none")}, {"bandwidth cap", orNone(bps, "none")},
-		{"disk model", orNone(disks, "none: this machine's disk")},
+	lims := []kv{{"memory", orNone(r.memories, "no cap")}, {"IOPS cap", orNone(r.iops, "none")}, {"bandwidth cap", orNone(r.bps, "none")},
+		{"disk model", orNone(r.disks, "none: this machine's disk")},
 		{"applied", fmt.Sprintf("%d of %d cells ran inside their cgroups", applied, len(p.Files))}}
 	const maxNotes = 8
 	for i, n := range norder {
@@ -1067,7 +1138,7 @@ func header(p *Page) (what, machine, lims []kv) {
 		}
 		lims = append(lims, kv{"note", fmt.Sprintf("%s (%d of %d cells)", text, notes[n], len(p.Files))})
 	}
-	return what, machine, lims
+	return lims
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
