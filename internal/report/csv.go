@@ -28,22 +28,17 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 	if err := cw.Write(CSVHeader); err != nil {
 		return err
 	}
-	type key struct {
-		group, label, op string
-		repeat           int
-	}
-	base := map[key]float64{}
+	base := map[csvKey]float64{}
 	table := map[*result.File]*group{}
 	for _, g := range groups(files) {
 		for _, f := range g.files {
 			table[f] = g
 		}
 	}
-	groupOf := func(f *result.File) string { return table[f].key }
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
 			for op, o := range f.Ops {
-				base[key{groupOf(f), f.Cell.Label(), op, f.Cell.Repeat}] = o.MeanMs
+				base[csvKey{table[f].key, f.Cell.Label(), op, f.Cell.Repeat}] = o.MeanMs
 			}
 		}
 	}
@@ -58,55 +53,66 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			ops = []string{""}
 		}
 		for _, op := range ops {
-			o := f.Ops[op]
 			ratio := ""
-			if b := base[key{groupOf(f), c.Label(), op, c.Repeat}]; b > 0 && f.OK() && o.Count > 0 {
-				ratio = fmt.Sprintf("%.4f", o.MeanMs/b)
+			if b := base[csvKey{table[f].key, c.Label(), op, c.Repeat}]; b > 0 && f.OK() && f.Ops[op].Count > 0 {
+				ratio = fmt.Sprintf("%.4f", f.Ops[op].MeanMs/b)
 			}
-			ok := f.OK()
-			srv := ok && f.Server.Measured && f.Throughput.Events > 0
-			has := func(v float64, measured bool) string {
-				if !measured {
-					return ""
-				}
-				return num(v)
-			}
-			size := func(b int64) string {
-				if !ok || b <= 0 {
-					return ""
-				}
-				return fmt.Sprint(b)
-			}
-			timed := ok && o.Count > 0
-			errps, hasErr := 0.0, ok && f.Throughput.Seconds > 0
-			if hasErr {
-				errps = float64(f.Throughput.Errors) / f.Throughput.Seconds
-			}
-			load := has(f.Load.Seconds, ok && !f.Load.Reused)
-			cpu, cpuKnown := f.Server.CPUPerOp()
-			row := []string{c.Workload, c.Dataset, fmt.Sprint(c.Conditions.MemoryBytes), fmt.Sprint(c.Conditions.IOPS), fmt.Sprint(c.Clients),
-				c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
-				op, has(o.MeanMs, timed), ratio, has(o.P50Ms, timed), has(o.P95Ms, timed), has(o.P99Ms, timed), has(o.MaxMs, timed),
-				has(f.Throughput.TPS, ok), has(f.Throughput.QPS, ok), has(errps, hasErr),
-				has(1000*cpu, srv && cpuKnown), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
-				has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0 && !embedded(f)),
-				size(f.Space.Bytes), size(f.Space.SettledBytes), size(f.Space.TableBytes), load, f.Target.Version,
-				f.Server.BytesSource, has(f.Server.ProcessWriteBytesPerOp, srv)}
-			if ew := f.Server.EngineWrites; ew != nil && ok {
-				row = append(row, num(ew.LogBytesPerOp), num(ew.DataBytesPerOp), num(ew.FullPageImagesPerOp))
-			} else {
-				row = append(row, "", "", "")
-			}
-			row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
-			row = append(row, writeBackFields(f)...)
-			row = append(row, table[f].title, c.ID)
-			if err := cw.Write(row); err != nil {
+			if err := cw.Write(csvRow(f, op, ratio, table[f].title)); err != nil {
 				return err
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvKey is a baseline time's place: its table, row, operation and repeat.
+type csvKey struct {
+	group, label, op string
+	repeat           int
+}
+
+// csvRow is cell f's row for operation op, in CSVHeader's order.
+func csvRow(f *result.File, op, ratio, title string) []string {
+	c := f.Cell
+	o := f.Ops[op]
+	ok := f.OK()
+	srv := ok && f.Server.Measured && f.Throughput.Events > 0
+	has := func(v float64, measured bool) string {
+		if !measured {
+			return ""
+		}
+		return num(v)
+	}
+	size := func(b int64) string {
+		if !ok || b <= 0 {
+			return ""
+		}
+		return fmt.Sprint(b)
+	}
+	timed := ok && o.Count > 0
+	errps, hasErr := 0.0, ok && f.Throughput.Seconds > 0
+	if hasErr {
+		errps = float64(f.Throughput.Errors) / f.Throughput.Seconds
+	}
+	load := has(f.Load.Seconds, ok && !f.Load.Reused)
+	cpu, cpuKnown := f.Server.CPUPerOp()
+	row := []string{c.Workload, c.Dataset, fmt.Sprint(c.Conditions.MemoryBytes), fmt.Sprint(c.Conditions.IOPS), fmt.Sprint(c.Clients),
+		c.Conditions.Neighbour, c.Label(), c.Target, fmt.Sprint(c.Repeat), f.Status,
+		op, has(o.MeanMs, timed), ratio, has(o.P50Ms, timed), has(o.P95Ms, timed), has(o.P99Ms, timed), has(o.MaxMs, timed),
+		has(f.Throughput.TPS, ok), has(f.Throughput.QPS, ok), has(errps, hasErr),
+		has(1000*cpu, srv && cpuKnown), has(f.Server.ReadBytesPerOp, srv), has(f.Server.WriteBytesPerOp, srv), waText(f), has(f.Server.IOOpsPerOp, srv && f.Server.IOOpsPerOp > 0),
+		has(f.Server.ContextSwitchesPerOp, srv), has(f.Client.CPUSecondsPerOp*1000, ok && f.Throughput.Events > 0 && !embedded(f)),
+		size(f.Space.Bytes), size(f.Space.SettledBytes), size(f.Space.TableBytes), load, f.Target.Version,
+		f.Server.BytesSource, has(f.Server.ProcessWriteBytesPerOp, srv)}
+	if ew := f.Server.EngineWrites; ew != nil && ok {
+		row = append(row, num(ew.LogBytesPerOp), num(ew.DataBytesPerOp), num(ew.FullPageImagesPerOp))
+	} else {
+		row = append(row, "", "", "")
+	}
+	row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
+	row = append(row, writeBackFields(f)...)
+	return append(row, title, c.ID)
 }
 
 func num(v float64) string { return fmt.Sprintf("%.4f", v) }

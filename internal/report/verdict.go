@@ -28,83 +28,102 @@ func verdict(gs []*group, baseline string, files []*result.File) []string {
 		if len(gs) > 1 {
 			prefix = "On " + g.title + ": "
 		}
-		if len(g.targets) < 2 {
-			out = append(out, sentence(prefix, fmt.Sprintf("only %s ran, so there is nothing to compare", g.targets[0])))
-			continue
-		}
-		var parts []string
-		// a target that ran without the limits the others had (embedded
-		// SQLite under --memory/--iops) is not timed under the same
-		// conditions: leave it out of who was fastest, and say so
-		timed := g
-		var unlimited []string
-		for _, t := range g.targets {
-			if unlimitedTargets(g.files)[t] != "" {
-				unlimited = append(unlimited, t)
-			}
-		}
-		if len(unlimited) > 0 && len(g.targets)-len(unlimited) >= 2 {
-			limited := *g
-			for _, t := range unlimited {
-				limited.targets = without(limited.targets, t)
-			}
-			timed = &limited
-			parts = append(parts, fmt.Sprintf("%s ran without the limits the others had, so the times below leave it out",
-				strings.Join(unlimited, " and ")))
-		}
-		for _, op := range opsOf(g.files) {
-			var clauses []string
-			for i, l := range g.labels {
-				if i != 0 && i != len(g.labels)-1 {
-					continue
-				}
-				if c := fastestClause(timed, op, l); c != "" {
-					clauses = append(clauses, c)
-				}
-			}
-			if len(clauses) == 0 {
+		out = append(out, groupVerdict(g, prefix, manyOps))
+	}
+	return append(out, failedVerdict(files))
+}
+
+// groupVerdict is one group's sentence: who was fastest, wrote fewer
+// bytes and took less space.
+func groupVerdict(g *group, prefix string, manyOps bool) string {
+	if len(g.targets) < 2 {
+		return sentence(prefix, fmt.Sprintf("only %s ran, so there is nothing to compare", g.targets[0]))
+	}
+	timed, parts := timedTargets(g)
+	for _, op := range opsOf(g.files) {
+		var clauses []string
+		for i, l := range g.labels {
+			if i != 0 && i != len(g.labels)-1 {
 				continue
 			}
-			s := strings.Join(clauses, "; ")
-			if manyOps {
-				s = fmt.Sprintf("for %s, %s", op, s)
-			}
-			parts = append(parts, s)
-		}
-		// each row is its own sample: the lightest and the heaviest load,
-		// as for the times, never the median of all rows together
-		var wrote, took []string
-		for _, l := range endLabels(g.labels) {
-			at := ""
-			if len(g.labels) > 1 {
-				at = "at " + labelText(l) + ", "
-			}
-			if s := byTarget(g, l, "wrote", "bytes per transaction", "fewer", func(f *result.File) (float64, bool) {
-				return f.Server.WriteBytesPerOp, f.Server.Measured && f.Server.WriteBytesPerOp > 0
-			}, kbText); s != "" {
-				wrote = append(wrote, at+s+waClause(g, l))
-			}
-			// space is the dataset's: said once, at the lightest load
-			if s := spaceClause(g, l); s != "" && len(took) == 0 {
-				took = append(took, at+s)
+			if c := fastestClause(timed, op, l); c != "" {
+				clauses = append(clauses, c)
 			}
 		}
-		for _, clauses := range [][]string{wrote, took} {
-			if len(clauses) > 0 {
-				parts = append(parts, strings.Join(clauses, "; "))
-			}
-		}
-		if len(parts) == 0 {
-			out = append(out, sentence(prefix, "no two targets have figures to compare"))
+		if len(clauses) == 0 {
 			continue
 		}
-		for i := range parts {
-			if i > 0 || prefix == "" {
-				parts[i] = capWord(parts[i])
-			}
+		s := strings.Join(clauses, "; ")
+		if manyOps {
+			s = fmt.Sprintf("for %s, %s", op, s)
 		}
-		out = append(out, sentence(prefix, strings.Join(parts, ". ")))
+		parts = append(parts, s)
 	}
+	parts = append(parts, costClauses(g)...)
+	if len(parts) == 0 {
+		return sentence(prefix, "no two targets have figures to compare")
+	}
+	for i := range parts {
+		if i > 0 || prefix == "" {
+			parts[i] = capWord(parts[i])
+		}
+	}
+	return sentence(prefix, strings.Join(parts, ". "))
+}
+
+// timedTargets is g without the targets that ran without the limits the
+// others had (embedded SQLite under --memory/--iops), which are not timed
+// under the same conditions: they are left out of who was fastest, and
+// the clause returned says so.
+func timedTargets(g *group) (*group, []string) {
+	var unlimited []string
+	for _, t := range g.targets {
+		if unlimitedTargets(g.files)[t] != "" {
+			unlimited = append(unlimited, t)
+		}
+	}
+	if len(unlimited) == 0 || len(g.targets)-len(unlimited) < 2 {
+		return g, nil
+	}
+	limited := *g
+	for _, t := range unlimited {
+		limited.targets = without(limited.targets, t)
+	}
+	return &limited, []string{fmt.Sprintf("%s ran without the limits the others had, so the times below leave it out",
+		strings.Join(unlimited, " and "))}
+}
+
+// costClauses say who wrote fewer bytes and who took less space. Each
+// row is its own sample: the lightest and the heaviest load, as for the
+// times, never the median of all rows together.
+func costClauses(g *group) []string {
+	var wrote, took []string
+	for _, l := range endLabels(g.labels) {
+		at := ""
+		if len(g.labels) > 1 {
+			at = "at " + labelText(l) + ", "
+		}
+		if s := byTarget(g, l, "wrote", "bytes per transaction", "fewer", func(f *result.File) (float64, bool) {
+			return f.Server.WriteBytesPerOp, f.Server.Measured && f.Server.WriteBytesPerOp > 0
+		}, kbText); s != "" {
+			wrote = append(wrote, at+s+waClause(g, l))
+		}
+		// space is the dataset's: said once, at the lightest load
+		if s := spaceClause(g, l); s != "" && len(took) == 0 {
+			took = append(took, at+s)
+		}
+	}
+	var parts []string
+	for _, clauses := range [][]string{wrote, took} {
+		if len(clauses) > 0 {
+			parts = append(parts, strings.Join(clauses, "; "))
+		}
+	}
+	return parts
+}
+
+// failedVerdict is the closing sentence: how many cells failed, and whose.
+func failedVerdict(files []*result.File) string {
 	nfail := 0
 	var who []string
 	for _, f := range files {
@@ -116,11 +135,9 @@ func verdict(gs []*group, baseline string, files []*result.File) []string {
 		}
 	}
 	if nfail == 0 {
-		out = append(out, fmt.Sprintf("All %d cells succeeded.", len(files)))
-	} else {
-		out = append(out, fmt.Sprintf("%d of %d cells failed (%s); they are marked in every chart and listed at the end.", nfail, len(files), strings.Join(who, ", ")))
+		return fmt.Sprintf("All %d cells succeeded.", len(files))
 	}
-	return out
+	return fmt.Sprintf("%d of %d cells failed (%s); they are marked in every chart and listed at the end.", nfail, len(files), strings.Join(who, ", "))
 }
 
 // sentence joins a group's prefix and clauses, capitalising the report's
