@@ -366,24 +366,11 @@ type change struct {
 
 func (w *Workload) checkChanges(ctx context.Context, db *sql.DB, d dialect.Dialect, before workload.State, counters map[string]int64,
 	failf, checked func(string, ...any)) {
-	rows, err := db.QueryContext(ctx, d.Bind(`SELECT journals.journalized_id, journals.id, journal_details.prop_key, journal_details.old_value, journal_details.value
-  FROM journal_details INNER JOIN journals ON journals.id = journal_details.journal_id
-  WHERE journal_details.id > ? ORDER BY journals.journalized_id, journals.id, journal_details.id`), before["max_journal_details"])
+	byIssue, err := journalChanges(ctx, db, d, before)
 	if err != nil {
 		failf("read the run's journal details: %v", err)
 		return
 	}
-	byIssue := map[int64][]change{}
-	for rows.Next() {
-		var c change
-		if err := rows.Scan(&c.issue, &c.journal, &c.key, &c.old, &c.value); err != nil {
-			failf("read the run's journal details: %v", err)
-			rows.Close()
-			return
-		}
-		byIssue[c.issue] = append(byIssue[c.issue], c)
-	}
-	rows.Close()
 	ids := make([]int64, 0, len(byIssue))
 	for id := range byIssue {
 		ids = append(ids, id)
@@ -409,35 +396,10 @@ func (w *Workload) checkChanges(ctx context.Context, db *sql.DB, d dialect.Diale
 				failf("read the changed issues: %v", err)
 				break
 			}
-			last := map[string]change{}
-			for _, c := range byIssue[id] {
-				if c.key != "status_id" && c.key != "assigned_to_id" {
-					continue // child_id details record subtasks, not a value that moves on
-				}
-				if prev, ok := last[c.key]; ok && prev.value != c.old {
-					failf("issue %d: journal %d changes %s from %q, but journal %d left it at %q (a lost update)",
-						id, c.journal, c.key, c.old.String, prev.journal, prev.value.String)
-				}
-				last[c.key] = c
-				if c.key == "status_id" && c.value.String == strconv.Itoa(statusResolved) {
-					resolved++
-				}
-			}
-			if c, ok := last["status_id"]; ok {
-				if c.value.String != strconv.FormatInt(status, 10) {
-					failf("issue %d holds status %d, its last journal (%d) says %s", id, status, c.journal, c.value.String)
-				}
-				switch c.value.String {
-				case strconv.Itoa(statusResolved):
-					if !assigned.Valid || assigned.Int64 != author {
-						failf("issue %d was resolved but is assigned to %v, not its author %d", id, assigned.Int64, author)
-					}
-				case strconv.Itoa(statusInProgress):
-					lastInProgress++
-				}
-			}
-			if c, ok := last["assigned_to_id"]; ok && (!assigned.Valid || c.value.String != strconv.FormatInt(assigned.Int64, 10)) {
-				failf("issue %d is assigned to %v, its last journal (%d) says %s", id, assigned.Int64, c.journal, c.value.String)
+			r, inProgress := checkIssue(id, status, author, assigned, byIssue[id], failf)
+			resolved += r
+			if inProgress {
+				lastInProgress++
 			}
 		}
 		rows.Close()
@@ -452,4 +414,63 @@ func (w *Workload) checkChanges(ctx context.Context, db *sql.DB, d dialect.Diale
 	if allowed := 10 * counters["unfinished_process10"]; lastInProgress > allowed {
 		failf("%d issues were left In Progress by the run, but only %d process10 cycles were given up", lastInProgress, counters["unfinished_process10"])
 	}
+}
+
+// journalChanges is the run's journal details (those past before's
+// max_journal_details) by issue, in the order they were written.
+func journalChanges(ctx context.Context, db *sql.DB, d dialect.Dialect, before workload.State) (map[int64][]change, error) {
+	rows, err := db.QueryContext(ctx, d.Bind(`SELECT journals.journalized_id, journals.id, journal_details.prop_key, journal_details.old_value, journal_details.value
+  FROM journal_details INNER JOIN journals ON journals.id = journal_details.journal_id
+  WHERE journal_details.id > ? ORDER BY journals.journalized_id, journals.id, journal_details.id`), before["max_journal_details"])
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byIssue := map[int64][]change{}
+	for rows.Next() {
+		var c change
+		if err := rows.Scan(&c.issue, &c.journal, &c.key, &c.old, &c.value); err != nil {
+			return nil, err
+		}
+		byIssue[c.issue] = append(byIssue[c.issue], c)
+	}
+	return byIssue, nil
+}
+
+// checkIssue checks one issue's changes: each status or assignee change
+// continues from the one before, and the last is what the issue holds
+// (a resolved issue is assigned to its author). It returns the
+// resolutions among them and whether the issue was left In Progress.
+func checkIssue(id, status, author int64, assigned sql.NullInt64, changes []change, failf func(string, ...any)) (resolved int64, inProgress bool) {
+	last := map[string]change{}
+	for _, c := range changes {
+		if c.key != "status_id" && c.key != "assigned_to_id" {
+			continue // child_id details record subtasks, not a value that moves on
+		}
+		if prev, ok := last[c.key]; ok && prev.value != c.old {
+			failf("issue %d: journal %d changes %s from %q, but journal %d left it at %q (a lost update)",
+				id, c.journal, c.key, c.old.String, prev.journal, prev.value.String)
+		}
+		last[c.key] = c
+		if c.key == "status_id" && c.value.String == strconv.Itoa(statusResolved) {
+			resolved++
+		}
+	}
+	if c, ok := last["status_id"]; ok {
+		if c.value.String != strconv.FormatInt(status, 10) {
+			failf("issue %d holds status %d, its last journal (%d) says %s", id, status, c.journal, c.value.String)
+		}
+		switch c.value.String {
+		case strconv.Itoa(statusResolved):
+			if !assigned.Valid || assigned.Int64 != author {
+				failf("issue %d was resolved but is assigned to %v, not its author %d", id, assigned.Int64, author)
+			}
+		case strconv.Itoa(statusInProgress):
+			inProgress = true
+		}
+	}
+	if c, ok := last["assigned_to_id"]; ok && (!assigned.Valid || c.value.String != strconv.FormatInt(assigned.Int64, 10)) {
+		failf("issue %d is assigned to %v, its last journal (%d) says %s", id, assigned.Int64, c.journal, c.value.String)
+	}
+	return resolved, inProgress
 }

@@ -198,73 +198,99 @@ func (wk *worker) createIssue(ctx context.Context, author, project, assignee, pa
 }
 
 func (wk *worker) postIssue(ctx context.Context, author, project, assignee, parent int, subject, description string) (int64, func(context.Context) error, error) {
-	if err := wk.authenticate(ctx, author); err != nil {
+	role, par, err := wk.issueFormChecks(ctx, author, project, assignee, parent)
+	if err != nil {
 		return 0, nil, err
+	}
+	id, err := wk.insertIssue(ctx, author, project, assignee, parent, role, par, subject, description)
+	if err != nil {
+		return 0, nil, err
+	}
+	return id, func(ctx context.Context) error {
+		return wk.notifyNewIssue(ctx, author, project, assignee, parent, par, id)
+	}, nil
+}
+
+// newIssueTracker is the tracker of every issue the cycles create.
+const newIssueTracker = 1
+
+// issueFormChecks is what Redmine reads before a new issue's transaction:
+// the author's roles and project, the tracker and statuses, the parent.
+func (wk *worker) issueFormChecks(ctx context.Context, author, project, assignee, parent int) (role int, par issue, err error) {
+	const tracker = newIssueTracker
+	if err := wk.authenticate(ctx, author); err != nil {
+		return 0, issue{}, err
 	}
 	if err := wk.userRoles(ctx, author); err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
 	if err := wk.reads(ctx, rd("enumerations.default_priority"), rd("user_preferences.find", author)); err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
 	if err := wk.rolesByProject(ctx, author); err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
 	allowed := "SELECT 1 AS one FROM projects WHERE ((projects.status = 1 AND EXISTS (SELECT 1 AS one FROM enabled_modules em WHERE em.project_id = projects.id AND em.name = 'issue_tracking')) AND " +
 		fmt.Sprintf("((projects.is_public = TRUE AND projects.id NOT IN (SELECT project_id FROM members WHERE user_id IN (%d,%d))) OR projects.id IN (%s))) ",
 			author, groupNonMember, inList(wk.wd.projectsOf(author))) +
 		"AND (projects.id IN (SELECT DISTINCT project_id FROM projects_trackers)) AND projects.id = ? LIMIT 1"
 	if err := wk.reads(ctx, read{"projects.allowed_to_add_issues", allowed, []any{project}}, rd("projects.find", project)); err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
-	role, err := wk.membership(ctx, author, project)
+	role, err = wk.membership(ctx, author, project)
 	if err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
 	if role == 0 {
-		return 0, nil, fmt.Errorf("user %d is not a member of project %d", author, project)
+		return 0, issue{}, fmt.Errorf("user %d is not a member of project %d", author, project)
 	}
 	trackers := "trackers.first_of_project"
 	if parent != 0 {
 		trackers = "trackers.of_project"
 	}
-	const tracker = 1
 	if err := wk.reads(ctx, rd(trackers, project), rd("issue_statuses.find", statusNew),
 		read{"issue_statuses.allowed", allowedStatuses(0, role, tracker, true, assignee == author), nil},
 		rd("enabled_modules.of_project", project), rd("workflows.permissions", tracker, statusNew, role)); err != nil {
-		return 0, nil, err
+		return 0, issue{}, err
 	}
-	var par issue
 	if parent != 0 {
 		if _, err := wk.q(ctx, "groups_users.of_user", "", author); err != nil {
-			return 0, nil, err
+			return 0, issue{}, err
 		}
 		if err := wk.visibleIssue(ctx, "issues.visible_exists", author, parent, true); err != nil {
-			return 0, nil, err
+			return 0, issue{}, err
 		}
 		var ok bool
 		if par, ok, err = wk.findIssue(ctx, parent); err != nil {
-			return 0, nil, err
+			return 0, issue{}, err
 		} else if !ok {
-			return 0, nil, fmt.Errorf("parent issue %d not found", parent)
+			return 0, issue{}, fmt.Errorf("parent issue %d not found", parent)
 		}
 	}
+	return role, par, nil
+}
+
+// insertIssue is the new issue's transaction: the row, its nested set
+// (under a parent: the subtask and the parent recalculated), committed.
+func (wk *worker) insertIssue(ctx context.Context, author, project, assignee, parent, role int, par issue, subject, description string) (int64, error) {
+	const tracker = newIssueTracker
+	var err error
 	if err := wk.begin(ctx); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if err := wk.reads(ctx, rd("users.find", assignee), rd("custom_fields.of_project", project), rd("custom_fields.of_tracker", tracker)); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if parent != 0 {
 		if _, err := wk.q(ctx, "issue_relations.to", "", parent); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 	}
 	if _, err := wk.q(ctx, "trackers.in_project", "", project, tracker); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if err := wk.checkAssignee(ctx, project); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	day := sqlDate(now)
@@ -274,69 +300,72 @@ func (wk *worker) postIssue(ctx context.Context, author, project, assignee, pare
   author_id, created_on, updated_on, start_date, lock_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
 			tracker, project, subject, description, statusNew, assignee, priorityNormal, author, now, now, day)
 		if err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if _, err := wk.x(ctx, "issues.set_nested_set", "", id, id); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 	} else {
 		if err := wk.reads(ctx, rd("issues.self_and_ancestors", par.root, par.lft, par.rgt), rd("issue_relations.from", parent)); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if id, err = wk.insertSubtask(ctx, par, project, tracker, subject, description, assignee, author, now, day); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 	}
 	if err := wk.reads(ctx, rd("custom_values.of_issue", id), rd("issue_relations.from", id)); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if parent != 0 {
 		child, ok, err := wk.nestedSetOf(ctx, id)
 		if err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if !ok {
-			return 0, nil, fmt.Errorf("new issue %d vanished", id)
+			return 0, fmt.Errorf("new issue %d vanished", id)
 		}
 		if err := wk.reads(ctx, rd("issues.self_and_descendants", child[0], child[1], child[2]), rd("issue_relations.to", id)); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if err := wk.recalculateParent(ctx, parent, author, role, id); err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 	}
 	wk.pending.issuesCreated++
 	if err := wk.commit(ctx); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
-	return id, func(ctx context.Context) error {
-		// the notification's recipients, read on the request's connection
-		if err := wk.projectRecipients(ctx, project); err != nil {
+	return id, nil
+}
+
+// notifyNewIssue is the notification's reads after the commit, on the
+// request's connection.
+func (wk *worker) notifyNewIssue(ctx context.Context, author, project, assignee, parent int, par issue, id int64) error {
+	if err := wk.projectRecipients(ctx, project); err != nil {
+		return err
+	}
+	if _, err := wk.q(ctx, "enumerations.default_priority", ""); err != nil {
+		return err
+	}
+	if _, err := wk.membership(ctx, assignee, project); err != nil {
+		return err
+	}
+	if _, err := wk.q(ctx, "users.watchers", "", id); err != nil {
+		return err
+	}
+	if parent != 0 {
+		// the parent's child_id journal is notified too
+		if err := wk.reads(ctx, rd("users.find_active", author), rd("users.find", par.assignee), rd("enumerations.priority_find", par.priority)); err != nil {
 			return err
 		}
-		if _, err := wk.q(ctx, "enumerations.default_priority", ""); err != nil {
+		if err := wk.notifyMembers(ctx, par.project, par.author, par.assignee); err != nil {
 			return err
 		}
-		if _, err := wk.membership(ctx, assignee, project); err != nil {
+		if err := wk.reads(ctx, rd("users.watchers", parent), rd("issues.find", parent)); err != nil {
 			return err
 		}
-		if _, err := wk.q(ctx, "users.watchers", "", id); err != nil {
-			return err
-		}
-		if parent != 0 {
-			// the parent's child_id journal is notified too
-			if err := wk.reads(ctx, rd("users.find_active", author), rd("users.find", par.assignee), rd("enumerations.priority_find", par.priority)); err != nil {
-				return err
-			}
-			if err := wk.notifyMembers(ctx, par.project, par.author, par.assignee); err != nil {
-				return err
-			}
-			if err := wk.reads(ctx, rd("users.watchers", parent), rd("issues.find", parent)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, nil
+	}
+	return nil
 }
 
 // projectRecipients: the project's active members and their users.
@@ -422,33 +451,9 @@ func (wk *worker) recalculateParent(ctx context.Context, parent, user, role int,
 	if !ok {
 		return fmt.Errorf("parent issue %d vanished", parent)
 	}
-	top, err := wk.q(ctx, "issues.children_max_priority", "", parent)
+	priority, done, err := wk.derivedFromChildren(ctx, parent, par)
 	if err != nil {
 		return err
-	}
-	priority := priorityNormal // all children closed: the default priority
-	if len(top) > 0 && top[0][0] != nil {
-		priority = int(asInt(top[0][0])) // priorities' ids are their positions
-		if _, err := wk.q(ctx, "enumerations.priority_at", "", priority); err != nil {
-			return err
-		}
-	}
-	if err := wk.reads(ctx, rd("issues.children_min_start", parent), rd("issues.children_max_due", parent)); err != nil {
-		return err
-	}
-	rows, err := wk.q(ctx, "issues.children", "", parent)
-	if err != nil {
-		return err
-	}
-	children := make([]issue, len(rows))
-	for i, r := range rows {
-		children[i] = issueOf(r)
-	}
-	done := par.done
-	if len(children) > 0 {
-		if done, err = wk.derivedDoneRatio(ctx, children); err != nil {
-			return err
-		}
 	}
 	if err := wk.reads(ctx, rd("projects.find", par.project), rd("trackers.find", par.tracker), rd("custom_fields.of_project", par.project),
 		rd("custom_fields.of_tracker", par.tracker), rd("custom_values.of_issue", parent)); err != nil {
@@ -494,6 +499,40 @@ func (wk *worker) recalculateParent(ctx context.Context, parent, user, role int,
 	wk.pending.journals++
 	wk.pending.details++
 	return nil
+}
+
+// derivedFromChildren is what a parent takes from its children: the
+// highest open priority and the done ratio, read as Redmine reads them.
+func (wk *worker) derivedFromChildren(ctx context.Context, parent int, par issue) (priority, done int, err error) {
+	top, err := wk.q(ctx, "issues.children_max_priority", "", parent)
+	if err != nil {
+		return 0, 0, err
+	}
+	priority = priorityNormal // all children closed: the default priority
+	if len(top) > 0 && top[0][0] != nil {
+		priority = int(asInt(top[0][0])) // priorities' ids are their positions
+		if _, err := wk.q(ctx, "enumerations.priority_at", "", priority); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := wk.reads(ctx, rd("issues.children_min_start", parent), rd("issues.children_max_due", parent)); err != nil {
+		return 0, 0, err
+	}
+	rows, err := wk.q(ctx, "issues.children", "", parent)
+	if err != nil {
+		return 0, 0, err
+	}
+	children := make([]issue, len(rows))
+	for i, r := range rows {
+		children[i] = issueOf(r)
+	}
+	done = par.done
+	if len(children) > 0 {
+		if done, err = wk.derivedDoneRatio(ctx, children); err != nil {
+			return 0, 0, err
+		}
+	}
+	return priority, done, nil
 }
 
 // derivedDoneRatio weighs children by their total estimated hours (the
@@ -599,38 +638,58 @@ func (wk *worker) changeStatus(ctx context.Context, user int, id int64, status i
 // putIssue is IssuesController#update up to its COMMIT; after is the rest
 // (nil when nothing was saved).
 func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (after func(context.Context) error, err error) {
-	if err := wk.authenticate(ctx, user); err != nil {
-		return nil, err
-	}
-	is, ok, err := wk.findIssue(ctx, id)
+	is, role, err := wk.issueEditChecks(ctx, user, id)
 	if err != nil {
 		return nil, err
+	}
+	if c.notes == "" {
+		if skip, err := wk.resolveChange(ctx, is, role, &c); skip || err != nil {
+			return nil, err
+		}
+	}
+	if err := wk.saveChange(ctx, user, id, is, role, c); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error { return wk.notifyChange(ctx, user, id, is) }, nil
+}
+
+// issueEditChecks is what Redmine reads before a change to issue id:
+// the issue, the user's role in its project, the statuses allowed, and
+// whether it may be closed.
+func (wk *worker) issueEditChecks(ctx context.Context, user, id int) (is issue, role int, err error) {
+	var ok bool
+	if err := wk.authenticate(ctx, user); err != nil {
+		return issue{}, 0, err
+	}
+	is, ok, err = wk.findIssue(ctx, id)
+	if err != nil {
+		return issue{}, 0, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("issue %d not found", id)
+		return issue{}, 0, fmt.Errorf("issue %d not found", id)
 	}
 	if err := wk.reads(ctx, rd("projects.find", is.project), rd("enabled_modules.of_project", is.project)); err != nil {
-		return nil, err
+		return issue{}, 0, err
 	}
-	role, err := wk.membership(ctx, user, is.project)
+	role, err = wk.membership(ctx, user, is.project)
 	if err != nil {
-		return nil, err
+		return issue{}, 0, err
 	}
 	if role == 0 {
-		return nil, fmt.Errorf("user %d is not a member of project %d", user, is.project)
+		return issue{}, 0, fmt.Errorf("user %d is not a member of project %d", user, is.project)
 	}
 	if err := wk.reads(ctx, rd("enumerations.default_activity"), rd("trackers.find", is.tracker), rd("custom_fields.of_project", is.project),
 		rd("custom_fields.of_tracker", is.tracker), rd("issue_statuses.find", is.status)); err != nil {
-		return nil, err
+		return issue{}, 0, err
 	}
 	if is.assignee != user {
 		if _, err := wk.q(ctx, "groups_users.of_user", "", user); err != nil {
-			return nil, err
+			return issue{}, 0, err
 		}
 	}
 	if err := wk.reads(ctx, rd("users.find_active", is.author),
 		read{"issue_statuses.allowed", allowedStatuses(is.status, role, is.tracker, is.author == user, is.assignee == user), nil}); err != nil {
-		return nil, err
+		return issue{}, 0, err
 	}
 	// Issue#closable?: a parent with an open subtask cannot be closed, and
 	// Redmine looks no further; any other issue (a leaf, root or subtask)
@@ -639,53 +698,65 @@ func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (afte
 	if !is.leaf() {
 		rows, err := wk.q(ctx, "issues.open_descendant", "", is.root, is.lft, is.rgt)
 		if err != nil {
-			return nil, err
+			return issue{}, 0, err
 		}
 		openSubtask = len(rows) > 0
 	}
 	if !openSubtask {
 		if _, err := wk.q(ctx, "issue_relations.to", "", id); err != nil {
-			return nil, err
+			return issue{}, 0, err
 		}
 	}
 	if is.parent != 0 {
 		if _, err := wk.q(ctx, "issues.closed_ancestor", "", is.root, is.lft, is.rgt); err != nil {
-			return nil, err
+			return issue{}, 0, err
 		}
 	}
 	if _, err := wk.q(ctx, "workflows.permissions", "", is.tracker, is.status, role); err != nil {
-		return nil, err
+		return issue{}, 0, err
 	}
-	if c.notes == "" {
-		if c.wantAssignee != 0 && (is.assignee != c.wantAssignee || isClosed(is.status)) {
-			wk.taken++ // someone else moved it on since the list was read
-			return nil, nil
-		}
-		if c.assignee == -1 {
-			c.assignee = is.author
-		}
-		if c.assignee == is.assignee {
-			c.assignee = 0
-		}
-		if c.status == is.status && c.assignee == 0 {
-			wk.noops++
-			return nil, nil // nothing to change: Redmine writes no journal
-		}
-		if c.status != is.status {
-			if err := wk.reads(ctx, rd("issue_statuses.find", c.status), rd("workflows.permissions", is.tracker, c.status, role)); err != nil {
-				return nil, err
-			}
+	return is, role, nil
+}
+
+// resolveChange makes a change without notes concrete against the issue
+// as it is now (-1: back to the author; the assignee it has: none), and
+// says to skip it when someone else moved the issue on or nothing is left
+// to change.
+func (wk *worker) resolveChange(ctx context.Context, is issue, role int, c *putChange) (skip bool, err error) {
+	if c.wantAssignee != 0 && (is.assignee != c.wantAssignee || isClosed(is.status)) {
+		wk.taken++ // someone else moved it on since the list was read
+		return true, nil
+	}
+	if c.assignee == -1 {
+		c.assignee = is.author
+	}
+	if c.assignee == is.assignee {
+		c.assignee = 0
+	}
+	if c.status == is.status && c.assignee == 0 {
+		wk.noops++
+		return true, nil // nothing to change: Redmine writes no journal
+	}
+	if c.status != is.status {
+		if err := wk.reads(ctx, rd("issue_statuses.find", c.status), rd("workflows.permissions", is.tracker, c.status, role)); err != nil {
+			return false, err
 		}
 	}
+	return false, nil
+}
+
+// saveChange is the change's transaction: the issue saved, its parent
+// recalculated, the journal and its details, committed.
+func (wk *worker) saveChange(ctx context.Context, user, id int, is issue, role int, c putChange) error {
 	if err := wk.begin(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if c.assignee != 0 {
 		if err := wk.checkAssignee(ctx, is.project); err != nil {
-			return nil, err
+			return err
 		}
 		if err := wk.reads(ctx, rd("users.find", is.assignee), rd("users.find", c.assignee)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	now := time.Now().UTC().Truncate(time.Second)
@@ -699,19 +770,19 @@ func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (afte
 		set, args = append(set, "assigned_to_id = ?"), append(args, c.assignee)
 	}
 	if err := wk.saveIssue(ctx, name, is, set, args, now); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := wk.q(ctx, "custom_values.of_issue", "", id); err != nil {
-		return nil, err
+		return err
 	}
 	if is.parent != 0 {
 		if err := wk.recalculateParent(ctx, is.parent, user, role, 0); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	journal, err := wk.ins(ctx, "journals.insert", "", id, user, c.notes, now)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	wk.pending.journals++
 	if c.notes != "" {
@@ -719,7 +790,7 @@ func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (afte
 	}
 	if c.status != 0 && c.status != is.status {
 		if _, err := wk.x(ctx, "journal_details.insert", "", journal, "status_id", strconv.Itoa(is.status), strconv.Itoa(c.status)); err != nil {
-			return nil, err
+			return err
 		}
 		wk.pending.details++
 		if c.status == statusResolved {
@@ -728,35 +799,35 @@ func (wk *worker) putIssue(ctx context.Context, user, id int, c putChange) (afte
 	}
 	if c.assignee != 0 {
 		if _, err := wk.x(ctx, "journal_details.insert", "", journal, "assigned_to_id", strconv.Itoa(is.assignee), strconv.Itoa(c.assignee)); err != nil {
-			return nil, err
+			return err
 		}
 		wk.pending.details++
 	}
-	if err := wk.commit(ctx); err != nil {
-		return nil, err
+	return wk.commit(ctx)
+}
+
+// notifyChange is the notification's reads after the commit: the
+// assignee before the change, the project's members, the author's and
+// the assignee's roles, watchers.
+func (wk *worker) notifyChange(ctx context.Context, user, id int, is issue) error {
+	if is.assignee != 0 {
+		if _, err := wk.q(ctx, "users.find", "", is.assignee); err != nil {
+			return err
+		}
 	}
-	return func(ctx context.Context) error {
-		// the notification's recipients: the assignee before the change, the
-		// project's members, the author's and the assignee's roles, watchers
-		if is.assignee != 0 {
-			if _, err := wk.q(ctx, "users.find", "", is.assignee); err != nil {
-				return err
-			}
-		}
-		if err := wk.projectRecipients(ctx, is.project); err != nil {
-			return err
-		}
-		if err := wk.reads(ctx, rd("enumerations.priority_find", is.priority), rd("enumerations.default_priority")); err != nil {
-			return err
-		}
-		if err := wk.notifyMembers(ctx, is.project, is.author, is.assignee); err != nil {
-			return err
-		}
-		if _, err := wk.q(ctx, "users.watchers", "", id); err != nil {
-			return err
-		}
-		return wk.projectUsed(ctx, user, is.project)
-	}, nil
+	if err := wk.projectRecipients(ctx, is.project); err != nil {
+		return err
+	}
+	if err := wk.reads(ctx, rd("enumerations.priority_find", is.priority), rd("enumerations.default_priority")); err != nil {
+		return err
+	}
+	if err := wk.notifyMembers(ctx, is.project, is.author, is.assignee); err != nil {
+		return err
+	}
+	if _, err := wk.q(ctx, "users.watchers", "", id); err != nil {
+		return err
+	}
+	return wk.projectUsed(ctx, user, is.project)
 }
 
 // recentProjects is how many projects Redmine keeps in a user's recently

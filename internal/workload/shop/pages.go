@@ -119,132 +119,7 @@ func (wd *world) ranked(key func(p product) int) []int {
 // searches that find many, few and nothing, and one checkout (the 2% of
 // writes).
 func (wd *world) pageList() []page {
-	rng := rand.New(rand.NewPCG(uint64(wd.seed), 50))
-	byGroup := wd.ranked(func(p product) int { return p.group })
-	byBrand := wd.ranked(func(p product) int { return p.manufacturer })
-	byCollection := wd.ranked(func(p product) int { return p.collection })
-	byTop := wd.ranked(func(p product) int { return groupParent(p.group) })
-	byPromo := map[int]bool{}
-	for i, pr := range wd.promotion {
-		if pr != 0 && pr <= activePromos && wd.products[i].active {
-			byPromo[pr] = true
-		}
-	}
-	var promos []int
-	for pr := 1; pr <= activePromos; pr++ {
-		if byPromo[pr] {
-			promos = append(promos, pr)
-		}
-	}
-	var active []int
-	for _, p := range wd.products {
-		if p.active {
-			active = append(active, p.id)
-			if p.stock >= 20 {
-				wd.checkoutOf = append(wd.checkoutOf, p.id)
-			}
-		}
-	}
-	anyProduct := func() int { return active[rng.IntN(len(active))] }
-	at := func(xs []int, i int) int { return xs[min(i, len(xs)-1)] }
-
-	category := func(g int, sortBy string, pageNo int, f filter) page {
-		return page{Kind: "category", group: g, sortBy: sortBy, offset: (pageNo - 1) * pageSize, filter: f,
-			count: wd.count(func(_ int, p product) bool { return p.group == g && f.matches(p) })}
-	}
-	top := func(g int, sortBy string, pageNo int) page {
-		return page{Kind: "top-category", parent: g, sortBy: sortBy, offset: (pageNo - 1) * pageSize,
-			count: wd.count(func(_ int, p product) bool { return groupParent(p.group) == g })}
-	}
-	brandPage := func(m int, sortBy string, pageNo int) page {
-		return page{Kind: "brand", manufacturer: m, sortBy: sortBy, offset: (pageNo - 1) * pageSize,
-			count: wd.count(func(_ int, p product) bool { return p.manufacturer == m })}
-	}
-	promo := func(pr int, sortBy string) page {
-		return page{Kind: "promotion", promotion: pr, sortBy: sortBy,
-			count: wd.count(func(i int, _ product) bool { return wd.promotion[i] == pr })}
-	}
-	search := func(term string) page {
-		words := strings.Fields(term)
-		return page{Kind: "search", term: term, count: wd.count(func(_ int, p product) bool {
-			name := strings.ToLower(p.name)
-			for _, w := range words {
-				if !strings.Contains(name, w) {
-					return false
-				}
-			}
-			return true
-		})}
-	}
-	card := func() page { return page{Kind: "product", products: []int{anyProduct()}, count: 1} }
-	g0, g1 := at(byGroup, 0), at(byGroup, 1)
-	priceOf := func(g int) (lo, hi float64) {
-		var ps []float64
-		for _, p := range wd.products {
-			if p.group == g && p.active {
-				ps = append(ps, p.price)
-			}
-		}
-		sort.Float64s(ps)
-		return ps[len(ps)/4], ps[len(ps)*3/4]
-	}
-	lo, hi := priceOf(g1)
-	kindTerm := groupKind(at(byTop, 0))
-	skuPrefix := wd.products[anyProduct()-1].sku[:4]
-	list := []page{
-		{Kind: "home", count: -1},
-		top(at(byTop, 0), "popular", 1),
-		card(),
-		category(g0, "price-asc", 1, filter{}),
-		search(kindTerm),
-		card(),
-		top(at(byTop, 1), "popular", 2),
-		brandPage(at(byBrand, 0), "popular", 1),
-		{Kind: "sale", sortBy: "popular", count: -1},
-		card(),
-		category(g1, "popular", 1, filter{manufacturer: wd.products[firstIn(wd.products, g1)].manufacturer, priceLo: lo, price: hi}),
-		{Kind: "new", sortBy: "new", count: -1},
-		card(),
-		promo(at(promos, 0), "popular"),
-		category(g0, "price-desc", 3, filter{}),
-		card(),
-		{Kind: "hits", sortBy: "popular", count: -1},
-		{Kind: "sku", term: skuPrefix, count: wd.count(func(_ int, p product) bool { return strings.HasPrefix(p.sku, skuPrefix) })},
-		card(),
-		brandPage(at(byBrand, 1), "price-asc", 1),
-		category(at(byGroup, 2), "popular", 1, filter{attr002: wd.products[firstIn(wd.products, at(byGroup, 2))].attr002}),
-		card(),
-		{Kind: "compare", products: []int{anyProduct(), anyProduct(), anyProduct(), anyProduct()}, count: 4},
-		{Kind: "collection", collection: at(byCollection, 0), sortBy: "name",
-			count: wd.count(func(_ int, p product) bool { return p.collection == at(byCollection, 0) })},
-		top(at(byTop, 2), "new", 1),
-		card(),
-		search("premium " + groupKind(at(byTop, 1))),
-		promo(at(promos, 1), "price-asc"),
-		card(),
-		category(at(byGroup, 3), "name", 2, filter{}),
-		{Kind: "brands", count: -1},
-		card(),
-		{Kind: "catalogue", count: -1},
-		category(at(byGroup, 4), "rating", 1, filter{}),
-		card(),
-		{Kind: "search-text", term: "warranty delivery", count: -1},
-		brandPage(at(byBrand, 2), "popular", 2),
-		card(),
-		{Kind: "collection", collection: at(byCollection, 1), sortBy: "price-asc",
-			count: wd.count(func(_ int, p product) bool { return p.collection == at(byCollection, 1) })},
-		{Kind: "reviews", products: []int{anyProduct()}, count: -1},
-		card(),
-		top(at(byTop, 0), "price-asc", 11),
-		promo(at(promos, 2), "price-desc"),
-		card(),
-		{Kind: "cart", count: -1},
-		search("zzqx"),
-		category(at(byGroup, 5), "popular", 1, filter{manufacturer: wd.products[firstIn(wd.products, at(byGroup, 5))].manufacturer}),
-		{Kind: "new", parent: at(byTop, 3), sortBy: "new", count: -1},
-		card(),
-		{Kind: "checkout", count: -1},
-	}
+	list := wd.newPageMaker().topFifty()
 	// hits per month fall with rank as a top-50 list's do (about 1/rank);
 	// the checkout is the 2% of pages that write
 	total := 0
@@ -259,6 +134,158 @@ func (wd *world) pageList() []page {
 			list[i].Weight = total * 2 / 98
 		}
 		list[i].Name = list[i].describe()
+	}
+	return list
+}
+
+// pageMaker draws pages from the dataset: the rankings of groups, brands,
+// collections and top categories, the active promotions and products.
+type pageMaker struct {
+	wd                                    *world
+	rng                                   *rand.Rand
+	byGroup, byBrand, byCollection, byTop []int
+	promos, active                        []int
+}
+
+func (wd *world) newPageMaker() *pageMaker {
+	m := &pageMaker{wd: wd, rng: rand.New(rand.NewPCG(uint64(wd.seed), 50))}
+	m.byGroup = wd.ranked(func(p product) int { return p.group })
+	m.byBrand = wd.ranked(func(p product) int { return p.manufacturer })
+	m.byCollection = wd.ranked(func(p product) int { return p.collection })
+	m.byTop = wd.ranked(func(p product) int { return groupParent(p.group) })
+	byPromo := map[int]bool{}
+	for i, pr := range wd.promotion {
+		if pr != 0 && pr <= activePromos && wd.products[i].active {
+			byPromo[pr] = true
+		}
+	}
+	for pr := 1; pr <= activePromos; pr++ {
+		if byPromo[pr] {
+			m.promos = append(m.promos, pr)
+		}
+	}
+	for _, p := range wd.products {
+		if p.active {
+			m.active = append(m.active, p.id)
+			if p.stock >= 20 {
+				wd.checkoutOf = append(wd.checkoutOf, p.id)
+			}
+		}
+	}
+	return m
+}
+
+func (m *pageMaker) anyProduct() int { return m.active[m.rng.IntN(len(m.active))] }
+
+func (m *pageMaker) category(g int, sortBy string, pageNo int, f filter) page {
+	return page{Kind: "category", group: g, sortBy: sortBy, offset: (pageNo - 1) * pageSize, filter: f,
+		count: m.wd.count(func(_ int, p product) bool { return p.group == g && f.matches(p) })}
+}
+
+func (m *pageMaker) top(g int, sortBy string, pageNo int) page {
+	return page{Kind: "top-category", parent: g, sortBy: sortBy, offset: (pageNo - 1) * pageSize,
+		count: m.wd.count(func(_ int, p product) bool { return groupParent(p.group) == g })}
+}
+
+func (m *pageMaker) brandPage(b int, sortBy string, pageNo int) page {
+	return page{Kind: "brand", manufacturer: b, sortBy: sortBy, offset: (pageNo - 1) * pageSize,
+		count: m.wd.count(func(_ int, p product) bool { return p.manufacturer == b })}
+}
+
+func (m *pageMaker) promo(pr int, sortBy string) page {
+	return page{Kind: "promotion", promotion: pr, sortBy: sortBy,
+		count: m.wd.count(func(i int, _ product) bool { return m.wd.promotion[i] == pr })}
+}
+
+func (m *pageMaker) search(term string) page {
+	words := strings.Fields(term)
+	return page{Kind: "search", term: term, count: m.wd.count(func(_ int, p product) bool {
+		name := strings.ToLower(p.name)
+		for _, w := range words {
+			if !strings.Contains(name, w) {
+				return false
+			}
+		}
+		return true
+	})}
+}
+
+func (m *pageMaker) card() page {
+	return page{Kind: "product", products: []int{m.anyProduct()}, count: 1}
+}
+
+// priceRange is the middle half of group g's active prices.
+func (m *pageMaker) priceRange(g int) (lo, hi float64) {
+	var ps []float64
+	for _, p := range m.wd.products {
+		if p.group == g && p.active {
+			ps = append(ps, p.price)
+		}
+	}
+	sort.Float64s(ps)
+	return ps[len(ps)/4], ps[len(ps)*3/4]
+}
+
+// topFifty is the list itself, in the order of its visits.
+func (m *pageMaker) topFifty() []page {
+	at := func(xs []int, i int) int { return xs[min(i, len(xs)-1)] }
+	g0, g1 := at(m.byGroup, 0), at(m.byGroup, 1)
+	lo, hi := m.priceRange(g1)
+	kindTerm := groupKind(at(m.byTop, 0))
+	skuPrefix := m.wd.products[m.anyProduct()-1].sku[:4]
+	list := []page{
+		{Kind: "home", count: -1},
+		m.top(at(m.byTop, 0), "popular", 1),
+		m.card(),
+		m.category(g0, "price-asc", 1, filter{}),
+		m.search(kindTerm),
+		m.card(),
+		m.top(at(m.byTop, 1), "popular", 2),
+		m.brandPage(at(m.byBrand, 0), "popular", 1),
+		{Kind: "sale", sortBy: "popular", count: -1},
+		m.card(),
+		m.category(g1, "popular", 1, filter{manufacturer: m.wd.products[firstIn(m.wd.products, g1)].manufacturer, priceLo: lo, price: hi}),
+		{Kind: "new", sortBy: "new", count: -1},
+		m.card(),
+		m.promo(at(m.promos, 0), "popular"),
+		m.category(g0, "price-desc", 3, filter{}),
+		m.card(),
+		{Kind: "hits", sortBy: "popular", count: -1},
+		{Kind: "sku", term: skuPrefix, count: m.wd.count(func(_ int, p product) bool { return strings.HasPrefix(p.sku, skuPrefix) })},
+		m.card(),
+		m.brandPage(at(m.byBrand, 1), "price-asc", 1),
+		m.category(at(m.byGroup, 2), "popular", 1, filter{attr002: m.wd.products[firstIn(m.wd.products, at(m.byGroup, 2))].attr002}),
+		m.card(),
+		{Kind: "compare", products: []int{m.anyProduct(), m.anyProduct(), m.anyProduct(), m.anyProduct()}, count: 4},
+		{Kind: "collection", collection: at(m.byCollection, 0), sortBy: "name",
+			count: m.wd.count(func(_ int, p product) bool { return p.collection == at(m.byCollection, 0) })},
+		m.top(at(m.byTop, 2), "new", 1),
+		m.card(),
+		m.search("premium " + groupKind(at(m.byTop, 1))),
+		m.promo(at(m.promos, 1), "price-asc"),
+		m.card(),
+		m.category(at(m.byGroup, 3), "name", 2, filter{}),
+		{Kind: "brands", count: -1},
+		m.card(),
+		{Kind: "catalogue", count: -1},
+		m.category(at(m.byGroup, 4), "rating", 1, filter{}),
+		m.card(),
+		{Kind: "search-text", term: "warranty delivery", count: -1},
+		m.brandPage(at(m.byBrand, 2), "popular", 2),
+		m.card(),
+		{Kind: "collection", collection: at(m.byCollection, 1), sortBy: "price-asc",
+			count: m.wd.count(func(_ int, p product) bool { return p.collection == at(m.byCollection, 1) })},
+		{Kind: "reviews", products: []int{m.anyProduct()}, count: -1},
+		m.card(),
+		m.top(at(m.byTop, 0), "price-asc", 11),
+		m.promo(at(m.promos, 2), "price-desc"),
+		m.card(),
+		{Kind: "cart", count: -1},
+		m.search("zzqx"),
+		m.category(at(m.byGroup, 5), "popular", 1, filter{manufacturer: m.wd.products[firstIn(m.wd.products, at(m.byGroup, 5))].manufacturer}),
+		{Kind: "new", parent: at(m.byTop, 3), sortBy: "new", count: -1},
+		m.card(),
+		{Kind: "checkout", count: -1},
 	}
 	return list
 }

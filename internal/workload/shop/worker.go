@@ -273,29 +273,55 @@ func (wk *worker) render(ctx context.Context, p *page) error {
 			return err
 		}
 	}
-	const active = "p.is_active = TRUE"
 	switch p.Kind {
 	case "home":
-		for _, l := range []struct{ name, where, order string }{
-			{"home.new", "p.is_new = TRUE", "p.created_at DESC, p.id"},
-			{"home.hits", "p.is_hit = TRUE", "p.views DESC, p.id"},
-			{"home.sale", "p.is_sale = TRUE", "p.views DESC, p.id"},
-		} {
-			_, ids, err := wk.query(ctx, l.name, "SELECT "+listColumns+" FROM products p"+listJoins+" WHERE "+active+" AND "+l.where+" ORDER BY "+l.order+" LIMIT 12")
-			if err != nil {
-				return err
-			}
-			if err := wk.badges(ctx, l.name, idsOf(ids)); err != nil {
-				return err
-			}
-		}
-		if _, _, err := wk.query(ctx, "home.groups", `SELECT g.id, g.name, COUNT(p.id) FROM product_groups g JOIN product_groups s ON s.parent_id = g.id
-  LEFT JOIN products p ON p.group_id = s.id AND p.is_active = TRUE WHERE g.parent_id = 0 GROUP BY g.id, g.name, g.sort ORDER BY g.sort, g.id`); err != nil {
+		return wk.home(ctx)
+	case "category", "top-category", "brand", "promotion", "collection":
+		return wk.browse(ctx, p)
+	case "sale", "hits", "new", "search", "sku", "search-text":
+		return wk.found(ctx, p)
+	case "product":
+		return wk.productCard(ctx, p)
+	case "compare", "reviews", "brands", "catalogue", "cart":
+		return wk.otherPage(ctx, p)
+	case "checkout":
+		return wk.checkout(ctx)
+	}
+	return fmt.Errorf("no page type %q", p.Kind)
+}
+
+// activeOnly keeps a listing to the products on sale.
+const activeOnly = "p.is_active = TRUE"
+
+// home is the front page: new, hit and sale products with their badges,
+// the top categories and the latest reviews.
+func (wk *worker) home(ctx context.Context) error {
+	for _, l := range []struct{ name, where, order string }{
+		{"home.new", "p.is_new = TRUE", "p.created_at DESC, p.id"},
+		{"home.hits", "p.is_hit = TRUE", "p.views DESC, p.id"},
+		{"home.sale", "p.is_sale = TRUE", "p.views DESC, p.id"},
+	} {
+		_, ids, err := wk.query(ctx, l.name, "SELECT "+listColumns+" FROM products p"+listJoins+" WHERE "+activeOnly+" AND "+l.where+" ORDER BY "+l.order+" LIMIT 12")
+		if err != nil {
 			return err
 		}
-		_, _, err := wk.query(ctx, "home.reviews", `SELECT r.author, r.rating, r.body, p.id, p.name FROM reviews r JOIN products p ON p.id = r.product_id
-  WHERE r.is_published = TRUE ORDER BY r.created_at DESC, r.id LIMIT 5`)
+		if err := wk.badges(ctx, l.name, idsOf(ids)); err != nil {
+			return err
+		}
+	}
+	if _, _, err := wk.query(ctx, "home.groups", `SELECT g.id, g.name, COUNT(p.id) FROM product_groups g JOIN product_groups s ON s.parent_id = g.id
+  LEFT JOIN products p ON p.group_id = s.id AND p.is_active = TRUE WHERE g.parent_id = 0 GROUP BY g.id, g.name, g.sort ORDER BY g.sort, g.id`); err != nil {
 		return err
+	}
+	_, _, err := wk.query(ctx, "home.reviews", `SELECT r.author, r.rating, r.body, p.id, p.name FROM reviews r JOIN products p ON p.id = r.product_id
+  WHERE r.is_published = TRUE ORDER BY r.created_at DESC, r.id LIMIT 5`)
+	return err
+}
+
+// browse is a page of one category, top category, brand, promotion or
+// collection: what it is, then its products.
+func (wk *worker) browse(ctx context.Context, p *page) error {
+	switch p.Kind {
 	case "category":
 		if _, _, err := wk.query(ctx, "category.group", "SELECT id, parent_id, name, slug, description FROM product_groups WHERE id = ?", p.group); err != nil {
 			return err
@@ -303,7 +329,7 @@ func (wk *worker) render(ctx context.Context, p *page) error {
 		if _, _, err := wk.query(ctx, "category.parent", "SELECT g.id, g.name, g.slug FROM product_groups g JOIN product_groups s ON s.parent_id = g.id WHERE s.id = ?", p.group); err != nil {
 			return err
 		}
-		where, args := "p.group_id = ? AND "+active, []any{p.group}
+		where, args := "p.group_id = ? AND "+activeOnly, []any{p.group}
 		base, baseArgs := where, append([]any(nil), args...)
 		if f := p.filter; f.manufacturer != 0 {
 			where, args = where+" AND p.manufacturer_id = ?", append(args, f.manufacturer)
@@ -323,7 +349,7 @@ func (wk *worker) render(ctx context.Context, p *page) error {
   WHERE g.parent_id = ? GROUP BY g.id, g.name ORDER BY g.name`, p.parent); err != nil {
 			return err
 		}
-		where := "p.group_id IN (SELECT id FROM product_groups WHERE parent_id = ?) AND " + active
+		where := "p.group_id IN (SELECT id FROM product_groups WHERE parent_id = ?) AND " + activeOnly
 		return wk.listing(ctx, p, "top", "", where, []any{p.parent}, where, []any{p.parent})
 	case "brand":
 		if _, _, err := wk.query(ctx, "brand.manufacturer", "SELECT id, name, country, url, logo, description FROM manufacturers WHERE id = ?", p.manufacturer); err != nil {
@@ -332,44 +358,57 @@ func (wk *worker) render(ctx context.Context, p *page) error {
 		if _, _, err := wk.query(ctx, "brand.collections", "SELECT id, name FROM collections WHERE manufacturer_id = ? ORDER BY name", p.manufacturer); err != nil {
 			return err
 		}
-		where := "p.manufacturer_id = ? AND " + active
+		where := "p.manufacturer_id = ? AND " + activeOnly
 		return wk.listing(ctx, p, "brand", "", where, []any{p.manufacturer}, where, []any{p.manufacturer})
 	case "promotion":
 		if _, _, err := wk.query(ctx, "promotion.promotion", "SELECT id, name, discount_pct, starts, ends, banner FROM promotions WHERE id = ?", p.promotion); err != nil {
 			return err
 		}
-		return wk.listing(ctx, p, "promotion", " JOIN product_promotions pp ON pp.product_id = p.id", "pp.promotion_id = ? AND "+active, []any{p.promotion}, "", nil)
+		return wk.listing(ctx, p, "promotion", " JOIN product_promotions pp ON pp.product_id = p.id", "pp.promotion_id = ? AND "+activeOnly, []any{p.promotion}, "", nil)
 	case "collection":
 		if _, _, err := wk.query(ctx, "collection.collection", "SELECT c.id, c.name, c.description, m.name FROM collections c JOIN manufacturers m ON m.id = c.manufacturer_id WHERE c.id = ?", p.collection); err != nil {
 			return err
 		}
-		return wk.listing(ctx, p, "collection", "", "p.collection_id = ? AND "+active, []any{p.collection}, "", nil)
+		return wk.listing(ctx, p, "collection", "", "p.collection_id = ? AND "+activeOnly, []any{p.collection}, "", nil)
+	}
+	return fmt.Errorf("no page type %q", p.Kind)
+}
+
+// found is a listing of what a flag or a search finds.
+func (wk *worker) found(ctx context.Context, p *page) error {
+	switch p.Kind {
 	case "sale", "hits":
 		col := map[string]string{"sale": "p.is_sale", "hits": "p.is_hit"}[p.Kind]
-		return wk.listing(ctx, p, p.Kind, "", col+" = TRUE AND "+active, nil, "", nil)
+		return wk.listing(ctx, p, p.Kind, "", col+" = TRUE AND "+activeOnly, nil, "", nil)
 	case "new":
 		if p.parent != 0 {
-			return wk.listing(ctx, p, "new", "", "p.is_new = TRUE AND p.group_id IN (SELECT id FROM product_groups WHERE parent_id = ?) AND "+active, []any{p.parent}, "", nil)
+			return wk.listing(ctx, p, "new", "", "p.is_new = TRUE AND p.group_id IN (SELECT id FROM product_groups WHERE parent_id = ?) AND "+activeOnly, []any{p.parent}, "", nil)
 		}
-		return wk.listing(ctx, p, "new", "", "p.is_new = TRUE AND "+active, nil, "", nil)
+		return wk.listing(ctx, p, "new", "", "p.is_new = TRUE AND "+activeOnly, nil, "", nil)
 	case "search":
-		where, args := active, []any{}
+		where, args := activeOnly, []any{}
 		for _, w := range strings.Fields(p.term) {
 			where, args = where+" AND LOWER(p.name) LIKE ?", append(args, "%"+w+"%")
 		}
 		return wk.listing(ctx, p, "search", "", where, args, "", nil)
 	case "sku":
-		return wk.listing(ctx, p, "sku", "", "p.sku LIKE ? AND "+active, []any{p.term + "%"}, "", nil)
+		return wk.listing(ctx, p, "sku", "", "p.sku LIKE ? AND "+activeOnly, []any{p.term + "%"}, "", nil)
 	case "search-text":
-		where, args := active, []any{}
+		where, args := activeOnly, []any{}
 		for _, w := range strings.Fields(p.term) {
 			where, args = where+" AND p.description LIKE ?", append(args, "%"+w+"%")
 		}
 		return wk.listing(ctx, p, "search_text", "", where, args, "", nil)
-	case "product":
-		return wk.productCard(ctx, p)
+	}
+	return fmt.Errorf("no page type %q", p.Kind)
+}
+
+// otherPage is a page that is not a listing: the comparison, a product's
+// reviews, every brand, the catalogue, the cart.
+func (wk *worker) otherPage(ctx context.Context, p *page) error {
+	switch p.Kind {
 	case "compare":
-		_, got, err := wk.query(ctx, "compare.products", "SELECT p.*, m.name, u.name FROM products p JOIN manufacturers m ON m.id = p.manufacturer_id JOIN units u ON u.id = p.unit_id WHERE p.id IN ("+marks(len(p.products))+") AND "+active+" ORDER BY p.id", ints(p.products)...)
+		_, got, err := wk.query(ctx, "compare.products", "SELECT p.*, m.name, u.name FROM products p JOIN manufacturers m ON m.id = p.manufacturer_id JOIN units u ON u.id = p.unit_id WHERE p.id IN ("+marks(len(p.products))+") AND "+activeOnly+" ORDER BY p.id", ints(p.products)...)
 		if err != nil {
 			return err
 		}
@@ -396,8 +435,6 @@ func (wk *worker) render(ctx context.Context, p *page) error {
 	case "cart":
 		_, _, err := wk.query(ctx, "cart.items", "SELECT ci.id, ci.qty, ci.price, p.name, p.sku, p.stock FROM cart_items ci JOIN products p ON p.id = ci.product_id WHERE ci.cart_id = ? ORDER BY ci.id", wk.cart)
 		return err
-	case "checkout":
-		return wk.checkout(ctx)
 	}
 	return fmt.Errorf("no page type %q", p.Kind)
 }
