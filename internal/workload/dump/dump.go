@@ -223,61 +223,107 @@ func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds w
 	defer r.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	n := w.loadParallel
-	queues := make([]chan mysqldump.Statement, n)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	rows := map[string]int64{}
-	secs := map[string]float64{}
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-			cancel()
-		}
-		mu.Unlock()
-	}
+	l := &dumpLoad{w: w, ctx: ctx, cancel: cancel, rows: map[string]int64{}, secs: map[string]float64{}}
+	queues := make([]chan mysqldump.Statement, w.loadParallel)
 	for i := range queues {
 		queues[i] = make(chan mysqldump.Statement, 4)
-		conn, err := db.Conn(ctx)
+		conn, err := loaderConn(ctx, db)
 		if err != nil {
 			return workload.LoadStats{}, err
 		}
-		// as the dump itself sets them: its rows are consistent already
-		for _, q := range []string{"SET NAMES utf8mb4", "SET SESSION unique_checks = 0", "SET SESSION foreign_key_checks = 0", "SET SESSION sql_mode = 'NO_AUTO_VALUE_ON_ZERO'"} {
-			if _, err := conn.ExecContext(ctx, q); err != nil {
-				conn.Close()
-				return workload.LoadStats{}, fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		wg.Add(1)
-		go func(q chan mysqldump.Statement, conn *sql.Conn) {
-			defer wg.Done()
-			defer conn.Close()
-			for st := range q {
-				if ctx.Err() != nil {
-					continue
-				}
-				m := insertInto.FindStringSubmatch(st.Text)
-				table := strings.ToLower(strings.ReplaceAll(strings.Trim(m[1], "`"), "``", "`"))
-				t0 := time.Now()
-				res, err := conn.ExecContext(ctx, st.Text)
-				if err != nil {
-					fail(fmt.Errorf("%s:%d: %w", w.file, st.Line, err))
-					continue
-				}
-				got, _ := res.RowsAffected()
-				mu.Lock()
-				rows[table] += got
-				secs[table] += time.Since(t0).Seconds()
-				mu.Unlock()
-			}
-		}(queues[i], conn)
+		l.wg.Add(1)
+		go l.run(queues[i], conn)
 	}
 	s := mysqldump.NewScanner(r, w.file)
+	skipped := l.feed(s, queues, progress)
+	for _, q := range queues {
+		close(q)
+	}
+	l.wg.Wait()
+	if err := s.Err(); err != nil && l.firstErr == nil {
+		l.firstErr = err
+	}
+	var total int64
+	for _, c := range l.rows {
+		total += c
+	}
+	w.mu.Lock()
+	w.loaded, w.skipped = l.rows, skipped
+	w.mu.Unlock()
+	return workload.LoadStats{Rows: total, Seconds: time.Since(start).Seconds(), Tables: l.rows, TableSeconds: l.secs}, l.firstErr
+}
+
+// dumpLoad is one Load's loaders and what they loaded.
+type dumpLoad struct {
+	w        *Workload
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	firstErr error
+	rows     map[string]int64
+	secs     map[string]float64
+}
+
+// fail keeps the first error and stops every loader.
+func (l *dumpLoad) fail(err error) {
+	l.mu.Lock()
+	if l.firstErr == nil {
+		l.firstErr = err
+		l.cancel()
+	}
+	l.mu.Unlock()
+}
+
+// loaderConn is a loader's connection, set as the dump itself sets its
+// session: its rows are consistent already.
+func loaderConn(ctx context.Context, db *sql.DB) (*sql.Conn, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range []string{"SET NAMES utf8mb4", "SET SESSION unique_checks = 0", "SET SESSION foreign_key_checks = 0", "SET SESSION sql_mode = 'NO_AUTO_VALUE_ON_ZERO'"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return conn, nil
+}
+
+// insertTable is the lower-cased table an INSERT statement's match names.
+func insertTable(m []string) string {
+	return strings.ToLower(strings.ReplaceAll(strings.Trim(m[1], "`"), "``", "`"))
+}
+
+// run sends the statements of q on conn, counting each table's rows and
+// time; after a failure it only drains q.
+func (l *dumpLoad) run(q chan mysqldump.Statement, conn *sql.Conn) {
+	defer l.wg.Done()
+	defer conn.Close()
+	for st := range q {
+		if l.ctx.Err() != nil {
+			continue
+		}
+		table := insertTable(insertInto.FindStringSubmatch(st.Text))
+		t0 := time.Now()
+		res, err := conn.ExecContext(l.ctx, st.Text)
+		if err != nil {
+			l.fail(fmt.Errorf("%s:%d: %w", l.w.file, st.Line, err))
+			continue
+		}
+		got, _ := res.RowsAffected()
+		l.mu.Lock()
+		l.rows[table] += got
+		l.secs[table] += time.Since(t0).Seconds()
+		l.mu.Unlock()
+	}
+}
+
+// feed reads the dump and hands each table's INSERTs to its loader's
+// queue; it returns how many statements it left out.
+func (l *dumpLoad) feed(s *mysqldump.Scanner, queues []chan mysqldump.Statement, progress workload.Progress) (skipped int) {
 	var read int64
-	skipped := 0
 	for s.Scan() {
 		st := s.Statement()
 		if progress != nil {
@@ -291,34 +337,20 @@ func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds w
 			}
 			continue
 		}
-		table := strings.ToLower(strings.ReplaceAll(strings.Trim(m[1], "`"), "``", "`"))
-		if w.byName[table] == nil {
-			fail(fmt.Errorf("%s:%d: INSERT into %s, which the dump does not create", w.file, st.Line, table))
+		table := insertTable(m)
+		if l.w.byName[table] == nil {
+			l.fail(fmt.Errorf("%s:%d: INSERT into %s, which the dump does not create", l.w.file, st.Line, table))
 			break
 		}
 		select {
-		case queues[shard(table, n)] <- st:
-		case <-ctx.Done():
+		case queues[shard(table, len(queues))] <- st:
+		case <-l.ctx.Done():
 		}
-		if ctx.Err() != nil {
+		if l.ctx.Err() != nil {
 			break
 		}
 	}
-	for _, q := range queues {
-		close(q)
-	}
-	wg.Wait()
-	if err := s.Err(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	var total int64
-	for _, c := range rows {
-		total += c
-	}
-	w.mu.Lock()
-	w.loaded, w.skipped = rows, skipped
-	w.mu.Unlock()
-	return workload.LoadStats{Rows: total, Seconds: time.Since(start).Seconds(), Tables: rows, TableSeconds: secs}, firstErr
+	return skipped
 }
 
 func shard(table string, n int) int {
