@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -120,40 +121,7 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var cs []int
-	for _, c := range strings.Split(*clients, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(c))
-		if err != nil || n < 1 {
-			fmt.Fprintf(os.Stderr, "bench: -clients: %q is not a client count\n", c)
-			os.Exit(2)
-		}
-		cs = append(cs, n)
-	}
-	var vias []string
-	for _, v := range strings.Split(*via, ",") {
-		v = strings.TrimSpace(v)
-		if v != "unix" && v != "tcp" {
-			fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", v)
-			os.Exit(2)
-		}
-		vias = append(vias, v)
-	}
-	var places []bool
-	for _, p := range strings.Split(*placements, ",") {
-		switch strings.TrimSpace(p) {
-		case "split":
-			if runtime.NumCPU() < 2 {
-				fmt.Fprintln(os.Stderr, "bench: -placement split needs 2 cores or more; give -placement none")
-				os.Exit(2)
-			}
-			places = append(places, true)
-		case "none":
-			places = append(places, false)
-		default:
-			fmt.Fprintf(os.Stderr, "bench: -placement: %q is not split or none\n", p)
-			os.Exit(2)
-		}
-	}
+	cs, vias, places := parseLists(*clients, *via, *placements)
 	for _, place := range places {
 		split = place
 		if split {
@@ -185,6 +153,43 @@ func main() {
 	}
 }
 
+// parseLists reads -clients, -via and -placement; a bad value ends the
+// bench with exit status 2, naming the flag.
+func parseLists(clients, via, placements string) (cs []int, vias []string, places []bool) {
+	for _, c := range strings.Split(clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "bench: -clients: %q is not a client count\n", c)
+			os.Exit(2)
+		}
+		cs = append(cs, n)
+	}
+	for _, v := range strings.Split(via, ",") {
+		v = strings.TrimSpace(v)
+		if v != "unix" && v != "tcp" {
+			fmt.Fprintf(os.Stderr, "bench: -via: %q is not unix or tcp\n", v)
+			os.Exit(2)
+		}
+		vias = append(vias, v)
+	}
+	for _, p := range strings.Split(placements, ",") {
+		switch strings.TrimSpace(p) {
+		case "split":
+			if runtime.NumCPU() < 2 {
+				fmt.Fprintln(os.Stderr, "bench: -placement split needs 2 cores or more; give -placement none")
+				os.Exit(2)
+			}
+			places = append(places, true)
+		case "none":
+			places = append(places, false)
+		default:
+			fmt.Fprintf(os.Stderr, "bench: -placement: %q is not split or none\n", p)
+			os.Exit(2)
+		}
+	}
+	return cs, vias, places
+}
+
 func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []string, dur time.Duration, repeats, loadRepeats int, tests []string) error {
 	if _, err := exec.LookPath("sysbench"); err != nil {
 		return fmt.Errorf("sysbench not found; fix: apt-get install -y sysbench")
@@ -196,27 +201,70 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 	}
 	defer os.RemoveAll(work)
 	os.Chmod(work, 0o755)
-	tg, _ := target.Lookup("mariadb-innodb")
-	inst, err := tg.Start(ctx, target.StartOptions{WorkDir: work, MemoryBudget: 2 << 30})
+	srv, err := startServer(ctx, work, rows)
 	if err != nil {
 		return err
 	}
-	defer inst.Stop(context.Background())
-	if err := placeServer(inst.PIDs()); err != nil {
+	defer srv.inst.Stop(context.Background())
+	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, clients %v, over %s, %s per run, %d runs per tool, alternating\n\n",
+		srv.version, rows, clientCounts, strings.Join(vias, " then "), dur, repeats)
+	if err := compareLoads(ctx, srv, bin, vias[0], loadRepeats); err != nil {
 		return err
 	}
-	db := inst.(target.SQLInstance).DB()
+	b := &comparison{srv: srv, bin: bin, work: work, dur: dur, results: map[benchKey]*benchPair{}}
+	for _, via := range vias {
+		for _, clients := range clientCounts {
+			for _, test := range tests {
+				if err := b.compare(ctx, via, test, clients, repeats); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	b.printTables(repeats)
+	return nil
+}
+
+// server is the bench's private MariaDB and the user both tools log in as.
+type server struct {
+	inst            target.Instance
+	db              *sql.DB
+	pw              string
+	port, rows      int
+	version, socket string
+}
+
+// startServer starts the private MariaDB, places it, and makes the bench
+// user for TCP and the socket.
+func startServer(ctx context.Context, work string, rows int) (*server, error) {
+	tg, _ := target.Lookup("mariadb-innodb")
+	inst, err := tg.Start(ctx, target.StartOptions{WorkDir: work, MemoryBudget: 2 << 30})
+	if err != nil {
+		return nil, err
+	}
+	srv := &server{inst: inst, db: inst.(target.SQLInstance).DB(), rows: rows}
+	if err := srv.prepare(ctx); err != nil {
+		inst.Stop(context.Background())
+		return nil, err
+	}
+	return srv, nil
+}
+
+func (srv *server) prepare(ctx context.Context) error {
+	if err := placeServer(srv.inst.PIDs()); err != nil {
+		return err
+	}
+	db := srv.db
 	pwb := make([]byte, 8)
 	rand.Read(pwb)
 	pw := hex.EncodeToString(pwb)
+	srv.pw = pw
 	for _, q := range []string{"CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'127.0.0.1'"} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
-	var port int
-	var version, socket string
-	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION(), @@socket").Scan(&port, &version, &socket); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT @@port, VERSION(), @@socket").Scan(&srv.port, &srv.version, &srv.socket); err != nil {
 		return err
 	}
 	for _, q := range []string{"CREATE USER 'bench'@'localhost' IDENTIFIED BY '" + pw + "'", "GRANT ALL ON *.* TO 'bench'@'localhost'"} {
@@ -224,22 +272,28 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 			return err
 		}
 	}
-	// both clients take the same transport: it is part of what is
-	// compared, so the yardstick takes the one shootout takes
-	endpoint := func(via string) (url string, sb []string) {
-		url = fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
-		sb = []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
-			"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
-		if via == "unix" {
-			url = fmt.Sprintf("mysql://bench:%s@localhost/sbtest?engine=innodb&socket=%s", pw, socket)
-			sb = append(sb, "--mysql-socket="+socket)
-		}
-		return url, sb
-	}
-	url, sb := endpoint(vias[0])
-	fmt.Printf("private MariaDB %s (InnoDB, 1G buffer pool), %d rows, clients %v, over %s, %s per run, %d runs per tool, alternating\n\n",
-		version, rows, clientCounts, strings.Join(vias, " then "), dur, repeats)
+	return nil
+}
 
+// endpoint is how both clients reach the server over via: both take the
+// same transport, since it is part of what is compared, so the yardstick
+// takes the one shootout takes.
+func (srv *server) endpoint(via string) (url string, sb []string) {
+	pw, port, rows, socket := srv.pw, srv.port, srv.rows, srv.socket
+	url = fmt.Sprintf("mysql://bench:%s@127.0.0.1:%d/sbtest?engine=innodb", pw, port)
+	sb = []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", fmt.Sprintf("--mysql-port=%d", port), "--mysql-user=bench",
+		"--mysql-password=" + pw, "--mysql-db=sbtest", "--tables=1", fmt.Sprintf("--table-size=%d", rows)}
+	if via == "unix" {
+		url = fmt.Sprintf("mysql://bench:%s@localhost/sbtest?engine=innodb&socket=%s", pw, socket)
+		sb = append(sb, "--mysql-socket="+socket)
+	}
+	return url, sb
+}
+
+// compareLoads loads the table with each tool in turns, loadRepeats times.
+func compareLoads(ctx context.Context, srv *server, bin, via string, loadRepeats int) error {
+	db, rows := srv.db, srv.rows
+	url, sb := srv.endpoint(via)
 	drop := func() error { _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS sbtest1"); return err }
 	var sbLoad, soLoad []sample
 	for i := 0; i < loadRepeats; i++ {
@@ -264,77 +318,104 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 	}
 	sbl, sol := median(sbLoad, func(s sample) float64 { return s.wall }), median(soLoad, func(s sample) float64 { return s.wall })
 	fmt.Printf("\nload %d rows (median): sysbench %.1f s, shootout %.1f s: shootout %.2fx faster\n\n", rows, sbl, sol, sbl/sol)
+	return nil
+}
 
-	type pair struct{ sb, so []sample }
-	type key struct {
-		via     string
-		test    string
-		clients int
-		client  string // shootout's: go, or libmariadb (a loop in C per client)
+// benchKey is one row of the comparison.
+type benchKey struct {
+	via     string
+	test    string
+	clients int
+	client  string // shootout's: go, or libmariadb (a loop in C per client)
+}
+
+// benchPair is a row's runs of each tool.
+type benchPair struct{ sb, so []sample }
+
+// comparison is the runs of both tools, row by row.
+type comparison struct {
+	srv       *server
+	bin, work string
+	dur       time.Duration
+	keys      []benchKey
+	results   map[benchKey]*benchPair
+}
+
+// clientsOf is shootout's clients of test: oltp_point_select also runs
+// with client=libmariadb (each client a loop in C), paired with the same
+// sysbench runs; it runs after the Go client in every repeat
+// (docs/bench-log.md#2026-11-27--a-client-whose-loop-is-c-clientlibmariadb)
+func clientsOf(test string) []string {
+	if test == "oltp_point_select" {
+		return []string{"go", "libmariadb"}
 	}
-	// oltp_point_select also runs with client=libmariadb (each client a
-	// loop in C), paired with the same sysbench runs; it runs after the Go
-	// client in every repeat (docs/bench-log.md#2026-11-27--a-client-whose-loop-is-c-clientlibmariadb)
-	clientsOf := func(test string) []string {
-		if test == "oltp_point_select" {
-			return []string{"go", "libmariadb"}
+	return []string{"go"}
+}
+
+// compare runs test at clients over via, repeats times: sysbench, then
+// shootout with each of its clients.
+func (b *comparison) compare(ctx context.Context, via, test string, clients, repeats int) error {
+	url, sb := b.srv.endpoint(via)
+	for _, client := range clientsOf(test) {
+		k := benchKey{via, test, clients, client}
+		b.keys = append(b.keys, k)
+		b.results[k] = &benchPair{}
+	}
+	inst, dur := b.srv.inst, b.dur
+	for i := 0; i < repeats; i++ {
+		args := append([]string{test}, sb...)
+		args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
+		y, out, err := serverTimed(ctx, inst.PIDs(), "sysbench", args...)
+		if err != nil {
+			return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
 		}
-		return []string{"go"}
-	}
-	var keys []key
-	results := map[key]*pair{}
-	for _, via := range vias {
-		url, sb := endpoint(via)
-		for _, clients := range clientCounts {
-			for _, test := range tests {
-				for _, client := range clientsOf(test) {
-					k := key{via, test, clients, client}
-					keys = append(keys, k)
-					results[k] = &pair{}
-				}
-				for i := 0; i < repeats; i++ {
-					args := append([]string{test}, sb...)
-					args = append(args, fmt.Sprintf("--threads=%d", clients), fmt.Sprintf("--time=%d", int(dur.Seconds())), "--report-interval=0", "run")
-					y, out, err := serverTimed(ctx, inst.PIDs(), "sysbench", args...)
-					if err != nil {
-						return fmt.Errorf("sysbench %s: %v\n%s", test, err, out)
-					}
-					if err := parseSysbench(out, &y); err != nil {
-						return err
-					}
-					// its window ends with its timer, a few ms before it exits
-					if err := y.overWindow(y.ended.Add(-time.Duration(y.wallRun*float64(time.Second))), y.wallRun); err != nil {
-						return fmt.Errorf("sysbench %s: %w", test, err)
-					}
-					for _, client := range clientsOf(test) {
-						k := key{via, test, clients, client}
-						results[k].sb = append(results[k].sb, y)
-						outDir := filepath.Join(work, fmt.Sprintf("%s-%s-%d-%s-%d", via, test, clients, client, i))
-						s, out, err := serverTimed(ctx, inst.PIDs(), bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(rows),
-							"--clients", strconv.Itoa(clients), "--duration", dur.String(), "--interval", "0", "--param", "client="+client, "--out", outDir)
-						if err != nil {
-							return fmt.Errorf("shootout %s client=%s: %v\n%s", test, client, err, out)
-						}
-						if err := readShootout(outDir, &s); err != nil {
-							return err
-						}
-						if err := s.overWindow(s.started, s.wallRun); err != nil {
-							return fmt.Errorf("shootout %s client=%s (throughput.started_at): %w", test, client, err)
-						}
-						results[k].so = append(results[k].so, s)
-						fmt.Printf("%s %s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q in the window %.1f / %.1f (over the client's life %.1f / %.1f); shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f; others took %.0f%% / %.0f%% of the CPUs\n",
-							via, test, clients, i+1, y.qps, client, s.qps,
-							y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, y.srvCPULife/y.queries*1e6, s.srvCPULife/s.queries*1e6,
-							s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
-							y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries, 100*y.others, 100*s.others)
-					}
-				}
+		if err := parseSysbench(out, &y); err != nil {
+			return err
+		}
+		// its window ends with its timer, a few ms before it exits
+		if err := y.overWindow(y.ended.Add(-time.Duration(y.wallRun*float64(time.Second))), y.wallRun); err != nil {
+			return fmt.Errorf("sysbench %s: %w", test, err)
+		}
+		for _, client := range clientsOf(test) {
+			if err := b.shootoutRun(ctx, benchKey{via, test, clients, client}, url, i, y); err != nil {
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// shootoutRun is shootout's run i of row k, printed beside sysbench's y.
+func (b *comparison) shootoutRun(ctx context.Context, k benchKey, url string, i int, y sample) error {
+	test, clients, client, via := k.test, k.clients, k.client, k.via
+	b.results[k].sb = append(b.results[k].sb, y)
+	outDir := filepath.Join(b.work, fmt.Sprintf("%s-%s-%d-%s-%d", via, test, clients, client, i))
+	s, out, err := serverTimed(ctx, b.srv.inst.PIDs(), b.bin, "run", "--targets", url, "--workload", test, "--dataset", strconv.Itoa(b.srv.rows),
+		"--clients", strconv.Itoa(clients), "--duration", b.dur.String(), "--interval", "0", "--param", "client="+client, "--out", outDir)
+	if err != nil {
+		return fmt.Errorf("shootout %s client=%s: %v\n%s", test, client, err, out)
+	}
+	if err := readShootout(outDir, &s); err != nil {
+		return err
+	}
+	if err := s.overWindow(s.started, s.wallRun); err != nil {
+		return fmt.Errorf("shootout %s client=%s (throughput.started_at): %w", test, client, err)
+	}
+	b.results[k].so = append(b.results[k].so, s)
+	fmt.Printf("%s %s, %d clients, run %d: sysbench %.0f qps, shootout (%s) %.0f qps; server µs CPU/q in the window %.1f / %.1f (over the client's life %.1f / %.1f); shootout µs CPU/q %.1f, %.1f in its window; context switches/q server %.2f / %.2f, client %.2f / %.2f; others took %.0f%% / %.0f%% of the CPUs\n",
+		via, test, clients, i+1, y.qps, client, s.qps,
+		y.srvCPU/y.queries*1e6, s.srvCPU/s.queries*1e6, y.srvCPULife/y.queries*1e6, s.srvCPULife/s.queries*1e6,
+		s.cpu/s.queries*1e6, s.cliWindow/s.queries*1e6,
+		y.srvSwitch/y.queries, s.srvSwitch/s.queries, y.cliSwitch/y.queries, s.cliSwitch/s.queries, 100*y.others, 100*s.others)
+	return nil
+}
+
+// printTables is the table of medians and the verdict of every row.
+func (b *comparison) printTables(repeats int) {
+	keys, results := b.keys, b.results
 	// a row's name: the transport, the test, its clients, and shootout's
 	// client when it is not the Go driver
-	rowName := func(k key) string {
+	rowName := func(k benchKey) string {
 		n := fmt.Sprintf("%s %s@%d", k.via, k.test, k.clients)
 		if k.client != "go" {
 			n += " " + k.client
@@ -368,7 +449,6 @@ func run(ctx context.Context, bin string, rows int, clientCounts []int, vias []s
 			sw(func(s sample) float64 { return s.srvSwitch / s.queries }), sw(func(s sample) float64 { return s.cliSwitch / s.queries }),
 			sw(func(s sample) float64 { return s.others }))
 	}
-	return nil
 }
 
 // clientCPU is the client's CPU over its measured window: shootout's as

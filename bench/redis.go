@@ -49,8 +49,7 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 		return fmt.Errorf("redis-benchmark set: %v\n%s", err, out)
 	}
 	fmt.Printf("\nprivate redis-server %s (unix socket), %d keys of %d-byte values, %d connections, %d runs per tool, alternating\n\n", version, keys, valueBytes, conns, repeats)
-	type pair struct{ rb, so []sample }
-	results := map[int]*pair{1: {}, 16: {}}
+	results := map[int]*redisPair{1: {}, 16: {}}
 	for _, pipeline := range []int{1, 16} {
 		for i := 0; i < repeats; i++ {
 			n := 1000000 * pipeline / 4
@@ -64,20 +63,8 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 			}
 			s.queries = float64(n)
 			results[pipeline].rb = append(results[pipeline].rb, s)
-			outDir := filepath.Join(work, fmt.Sprintf("get-%d-%d", pipeline, i))
-			path := []string{"--path", "get"}
-			if pipeline > 1 {
-				path = []string{"--path", "batch", "--param", "batch=" + strconv.Itoa(pipeline)}
-			}
-			// the ids: as many reads as redis-benchmark's requests
-			args := append([]string{"run", "--targets", url, "--workload", "kv", "--dataset", strconv.Itoa(keys), "--clients", strconv.Itoa(conns),
-				"--param", "id_count=" + strconv.Itoa(keys), "--param", "rounds=" + strconv.Itoa(n/keys), "--param", "warmup=0",
-				"--duration", "10m", "--interval", "0", "--out", outDir}, path...)
-			s, out, err = serverTimed(ctx, inst.PIDs(), bin, args...)
+			s, err = kvRun(ctx, inst.PIDs(), bin, url, filepath.Join(work, fmt.Sprintf("get-%d-%d", pipeline, i)), conns, keys, pipeline, n)
 			if err != nil {
-				return fmt.Errorf("shootout kv: %v\n%s", err, out)
-			}
-			if err := readShootout(outDir, &s); err != nil {
 				return err
 			}
 			// a batch operation is 16 reads: compare reads with requests
@@ -88,6 +75,34 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 				100*rb.srvCPU/rb.wall, 100*s.srvCPU/s.wall)
 		}
 	}
+	printRedis(results, conns, repeats)
+	return nil
+}
+
+// redisPair is one pipeline depth's runs of each tool.
+type redisPair struct{ rb, so []sample }
+
+// kvRun is shootout's kv reads of the keys on conns connections, n
+// requests in all, pipeline GETs per round trip, timed with the server.
+func kvRun(ctx context.Context, pids []int, bin, url, outDir string, conns, keys, pipeline, n int) (sample, error) {
+	path := []string{"--path", "get"}
+	if pipeline > 1 {
+		path = []string{"--path", "batch", "--param", "batch=" + strconv.Itoa(pipeline)}
+	}
+	// the ids: as many reads as redis-benchmark's requests
+	args := append([]string{"run", "--targets", url, "--workload", "kv", "--dataset", strconv.Itoa(keys), "--clients", strconv.Itoa(conns),
+		"--param", "id_count=" + strconv.Itoa(keys), "--param", "rounds=" + strconv.Itoa(n/keys), "--param", "warmup=0",
+		"--duration", "10m", "--interval", "0", "--out", outDir}, path...)
+	s, out, err := serverTimed(ctx, pids, bin, args...)
+	if err != nil {
+		return s, fmt.Errorf("shootout kv: %v\n%s", err, out)
+	}
+	err = readShootout(outDir, &s)
+	return s, err
+}
+
+// printRedis is the table of medians and the verdict per pipeline depth.
+func printRedis(results map[int]*redisPair, conns, repeats int) {
 	fmt.Printf("\n%-24s %16s %16s %7s %20s %20s\n", "GET (medians)", "redis-benchmark/s", "shootout reads/s", "ratio", "redis-benchmark µs CPU/r", "shootout µs CPU/r")
 	for _, pipeline := range []int{1, 16} {
 		p := results[pipeline]
@@ -102,7 +117,6 @@ func runRedis(ctx context.Context, bin string, conns, repeats int) error {
 		fmt.Printf("%-24s reads/s %s; client µs CPU/r %s\n", fmt.Sprintf("%d conns, -P %d", conns, pipeline),
 			verdict(p.rb, p.so, func(s sample) float64 { return s.qps }), verdict(p.rb, p.so, func(s sample) float64 { return s.cpu / s.queries * 1e6 }))
 	}
-	return nil
 }
 
 var reRedisBench = regexp.MustCompile(`GET: ([\d.]+) requests per second`)

@@ -174,45 +174,7 @@ func main() {
 	if *mode == "c-threads" {
 		queries = int64(C.threads(&cs[0], C.int(*clients), C.double(duration.Seconds())))
 	} else {
-		deadline := t0.Add(*duration)
-		var wg sync.WaitGroup
-		for i := range cs {
-			wg.Add(1)
-			go func(c *C.conn_t) {
-				defer wg.Done()
-				if *lock {
-					runtime.LockOSThread()
-				}
-				// the latencies go where the driver's go, as shootout's do
-				h := hdrhistogram.New(1, int64(time.Minute), 3)
-				lat := (*[10]C.longlong)(C.malloc(10 * 8))
-				defer C.free(unsafe.Pointer(lat))
-				var n int64
-				for time.Now().Before(deadline) {
-					if *mode == "go-per-query" {
-						for j := 0; j < 10; j++ {
-							began := time.Now()
-							if C.one(c) != 0 {
-								atomic.StoreInt64(&queries, -1<<62)
-								return
-							}
-							_ = h.RecordValue(int64(time.Since(began)))
-						}
-					} else {
-						if C.event(c, 10, &lat[0]) != 0 {
-							atomic.StoreInt64(&queries, -1<<62)
-							return
-						}
-						for _, l := range lat {
-							_ = h.RecordValue(int64(l))
-						}
-					}
-					n += 10
-				}
-				atomic.AddInt64(&queries, n)
-			}(&cs[i])
-		}
-		wg.Wait()
+		queries = goClients(cs, *mode == "go-per-query", *lock, t0.Add(*duration))
 	}
 	elapsed, cpu := time.Since(t0), processCPU()-cpu0
 	if queries <= 0 {
@@ -221,4 +183,58 @@ func main() {
 	}
 	fmt.Printf("%s lock=%v clients=%d: %.0f qps, client %.2f µs CPU/q\n", *mode, *lock, *clients,
 		float64(queries)/elapsed.Seconds(), float64(cpu.Microseconds())/float64(queries))
+}
+
+// goClients runs a goroutine per connection until deadline, each query
+// (perQuery) or each event of ten called from Go, and returns the
+// queries they ran, negative if one failed.
+func goClients(cs []C.conn_t, perQuery, lock bool, deadline time.Time) int64 {
+	var queries int64
+	var wg sync.WaitGroup
+	for i := range cs {
+		wg.Add(1)
+		go func(c *C.conn_t) {
+			defer wg.Done()
+			if lock {
+				runtime.LockOSThread()
+			}
+			n, ok := goClient(c, perQuery, deadline)
+			if !ok {
+				atomic.StoreInt64(&queries, -1<<62)
+				return
+			}
+			atomic.AddInt64(&queries, n)
+		}(&cs[i])
+	}
+	wg.Wait()
+	return queries
+}
+
+// goClient is one connection's loop: its queries, false if one failed.
+func goClient(c *C.conn_t, perQuery bool, deadline time.Time) (int64, bool) {
+	// the latencies go where the driver's go, as shootout's do
+	h := hdrhistogram.New(1, int64(time.Minute), 3)
+	lat := (*[10]C.longlong)(C.malloc(10 * 8))
+	defer C.free(unsafe.Pointer(lat))
+	var n int64
+	for time.Now().Before(deadline) {
+		if perQuery {
+			for j := 0; j < 10; j++ {
+				began := time.Now()
+				if C.one(c) != 0 {
+					return n, false
+				}
+				_ = h.RecordValue(int64(time.Since(began)))
+			}
+		} else {
+			if C.event(c, 10, &lat[0]) != 0 {
+				return n, false
+			}
+			for _, l := range lat {
+				_ = h.RecordValue(int64(l))
+			}
+		}
+		n += 10
+	}
+	return n, true
 }
