@@ -48,7 +48,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		writeCostTable(w, width, g)
 	}
 	spaceTable(w, width, files)
-	statementTable(w, files)
+	statementTable(w, width, files)
 	var failed []*result.File
 	for _, f := range files {
 		if !f.OK() {
@@ -392,20 +392,19 @@ func slowestStatements(files []*result.File, n int) (targets []string, top map[s
 }
 
 // statementTable prints slowestStatements, five per target.
-func statementTable(w io.Writer, files []*result.File) {
+func statementTable(w io.Writer, width int, files []*result.File) {
 	targets, top := slowestStatements(files, 5)
 	if len(targets) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nslowest statements by total client time, per target (all its cells)\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "target\tstatement\tcalls\ttotal s\tmean ms\tmax ms\t")
+	var rows [][]string
 	for _, t := range targets {
 		for _, a := range top[t] {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.3f\t%.1f\t\n", t, a.Name, a.Calls, a.TotalMs/1000, a.MeanMs, a.MaxMs)
+			rows = append(rows, []string{t, a.Name, fmt.Sprint(a.Calls), fmt.Sprintf("%.2f", a.TotalMs/1000), fmt.Sprintf("%.3f", a.MeanMs), fmt.Sprintf("%.1f", a.MaxMs)})
 		}
 	}
-	tw.Flush()
+	fitTable(w, width, 0, []string{"target", "statement", "calls", "total s", "mean ms", "max ms"}, rows, 2, 1)
 }
 
 // A pause is worth a line under the table when it is long in itself and
