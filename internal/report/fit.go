@@ -143,5 +143,30 @@ func twoLineHeads(head []string, rows [][]string) [][]string {
 			}
 		}
 	}
-	return [][]string{top, bottom}
+	for _, t := range top {
+		if t != "" {
+			return [][]string{top, bottom}
+		}
+	}
+	return [][]string{head}
+}
+
+// namingColumns is how many columns at the left of rows name the row
+// rather than measure it: those none of whose cells is a number (a
+// clients/load label such as 8/x1 names), at least one.
+func namingColumns(rows [][]string) int {
+	n := 0
+	for ; ; n++ {
+		for _, r := range rows {
+			if n >= len(r) {
+				return max(n, 1)
+			}
+			if _, err := strconv.ParseFloat(strings.TrimRight(r[n], "?~!*"), 64); err == nil {
+				return max(n, 1)
+			}
+		}
+		if len(rows) == 0 {
+			return 1
+		}
+	}
 }

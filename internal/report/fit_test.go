@@ -66,3 +66,33 @@ func costRows(out string, targets []string) map[string][]string {
 	}
 	return rows
 }
+
+// TestCellTablesSplitUnderTheirNamingColumns: the kv and siege tables
+// (writeCells) repeat the columns that name a row — the text ones at the
+// left, a clients/load label included — in every part.
+func TestCellTablesSplitUnderTheirNamingColumns(t *testing.T) {
+	t.Setenv("COLUMNS", "60")
+	head := []string{"target", "path", "clients/load", "n", "rows/s", "× slower", "p50 ms", "p99 ms", "server CPU µs/row", "client CPU µs/row", "version"}
+	var rows [][]tcell
+	for _, tg := range []string{"mariadb-innodb", "tarantool-memtx"} {
+		rows = append(rows, []tcell{txt(tg), txt("prepared"), txt("8/x1"), txt("4"), txt("123456"), txt("17.08?"), txt("0.103"), txt("3.850"), txt("93.5"), txt("104.7"), txt("10.11.19-MariaDB")})
+	}
+	var b bytes.Buffer
+	writeCells(&b, head, rows)
+	parts := 0
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > 60 {
+			t.Errorf("a line of %d columns at COLUMNS=60: %q", n, l)
+		}
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "mariadb-innodb" {
+			parts++
+			if len(f) < 4 || f[1] != "prepared" || f[2] != "8/x1" {
+				t.Errorf("a part without the row's name: %q", l)
+			}
+		}
+	}
+	if parts < 2 {
+		t.Errorf("the table was not split:\n%s", b.String())
+	}
+}

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"shootout/internal/result"
@@ -128,8 +127,7 @@ func writeSiegeTable(w io.Writer, g *group, base string) {
 // writeCells writes a table of cells for the terminal, right-aligned, a
 // cell that spans columns followed by empty ones.
 func writeCells(w io.Writer, head []string, rows [][]tcell) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	var text [][]string
 	for _, r := range rows {
 		var cells []string
 		for _, c := range r {
@@ -144,7 +142,7 @@ func writeCells(w io.Writer, head []string, rows [][]tcell) {
 				cells = append(cells, "")
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		text = append(text, cells)
 	}
-	tw.Flush()
+	fitTable(w, Width(), tabwriter.AlignRight, head, text, namingColumns(text), 1)
 }
