@@ -81,27 +81,28 @@ func (Workload) NewWorker(ctx context.Context, conn *sql.Conn, _ dialect.Dialect
 func (Workload) Native(ep proto.Endpoint) (workload.Session, error) {
 	switch ep.Protocol {
 	case proto.Redis, proto.Memcached, proto.Tarantool:
-		return steps{ep}, nil
+		return nativeSession{ep}, nil
 	}
 	return nil, fmt.Errorf("ping does not speak %s", ep.Protocol)
 }
 
-type steps struct{ ep proto.Endpoint }
+// nativeSession is ping's session on a native server: each worker its own client.
+type nativeSession struct{ ep proto.Endpoint }
 
-func (steps) Load(context.Context, workload.Dataset, workload.Progress) (workload.LoadStats, error) {
+func (nativeSession) Load(context.Context, workload.Dataset, workload.Progress) (workload.LoadStats, error) {
 	return workload.LoadStats{}, nil
 }
-func (steps) Before(context.Context, workload.Dataset) (workload.State, error) {
+func (nativeSession) Before(context.Context, workload.Dataset) (workload.State, error) {
 	return workload.State{}, nil
 }
-func (s steps) Check(ctx context.Context, ds workload.Dataset, before workload.State, counters map[string]int64) workload.Invariants {
+func (s nativeSession) Check(ctx context.Context, ds workload.Dataset, before workload.State, counters map[string]int64) workload.Invariants {
 	return Workload{}.Check(ctx, nil, dialect.Dialect{}, ds, before, counters)
 }
-func (steps) Close() error { return nil }
+func (nativeSession) Close() error { return nil }
 
 // NewWorker is one client with a connection of its own, kv's client of
 // the protocol.
-func (s steps) NewWorker(ctx context.Context, _ workload.Dataset, _ int) (workload.Worker, error) {
+func (s nativeSession) NewWorker(ctx context.Context, _ workload.Dataset, _ int) (workload.Worker, error) {
 	switch s.ep.Protocol {
 	case proto.Redis:
 		c, err := kv.RedisClient(s.ep)
