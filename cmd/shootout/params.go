@@ -14,6 +14,10 @@ import (
 func printParams(w io.Writer, width int) {
 	fmt.Fprintln(w, "\nParameters (shootout run --param KEY=VALUE; default after =):")
 	for _, g := range plan.ParamGroups() {
+		if g.Line == "" {
+			fmt.Fprintln(w, report.Wrap(strings.Join(g.Workloads, ", ")+": none", "  ", width-1))
+			continue
+		}
 		fmt.Fprintln(w, report.Wrap(strings.Join(g.Workloads, ", ")+":", "  ", width-1))
 		fmt.Fprintln(w, report.Wrap(g.Line, "    ", width-1))
 	}

@@ -220,6 +220,9 @@ func (s Spec) values(params map[string]string) (Values, error) {
 			for _, p := range s.Params {
 				valid = append(valid, p.Name)
 			}
+			if len(valid) == 0 {
+				return nil, fmt.Errorf("unknown parameter %q: this workload takes none", k)
+			}
 			sort.Strings(valid)
 			return nil, fmt.Errorf("unknown parameter %q (valid: %s)", k, strings.Join(valid, ", "))
 		}
