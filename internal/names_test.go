@@ -55,10 +55,6 @@ var notYetMoved = map[string][]string{
 	"cmd/shootout/dryrun.go": {"oltp"},
 	// a my.cnf's [mysqld]/[mariadb] groups
 	"internal/plan/plan.go": {"mariadb", "mysql"},
-	// an embedded target is told by its flavour (the result records no
-	// Embedded), and the CPU caption says so
-	"internal/report/html.go":  {"sqlite"},
-	"internal/report/model.go": {"sqlite"},
 }
 
 // names are the workload, target and protocol names the registries

@@ -97,7 +97,7 @@ func TestUnmeasuredFiguresAreEmptyNotZero(t *testing.T) {
 func TestEmbeddedTargetIsNeverNamedFastestAmongServers(t *testing.T) {
 	lite := timedRepeats("sqlite", 0.1, 0.11, 0.09, 0.1, 0.1)
 	for _, f := range lite {
-		f.Target.Flavor = "sqlite"
+		f.Target.Flavor, f.Target.Embedded = "sqlite", true
 	}
 	fs := append(append(timedRepeats("a", 1.0, 1.1, 0.9, 1.05, 0.95), timedRepeats("b", 2.0, 2.1, 1.9, 2.05, 1.95)...), lite...)
 	v := strings.Join(verdict(groups(fs), "a", fs), " ")

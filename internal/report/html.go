@@ -467,7 +467,7 @@ func costSection(id string, g *group, targets []string, colors map[string]string
 		return f.Server.WriteBytesPerOp / 1024, measuredServer(f)
 	})
 	cost.Figures = append(cost.Figures, figure{Heading: "Server CPU per transaction",
-		Caption: "CPU seconds of the server's processes during the run ÷ transactions (ms). For embedded SQLite the server is shootout itself, client included.",
+		Caption: "CPU seconds of the server's processes during the run ÷ transactions (ms)." + embeddedCaption(g.files),
 		Charts:  []*svgChart{cpu}})
 	cost.Figures = append(cost.Figures, figure{Heading: "Bytes written by the server per transaction",
 		Caption: "Bytes the disk holding the data directory was sent during the run (page cache synced at both ends, a neighbour's IO taken out) ÷ transactions (KiB, 1024 bytes). In the table, log and data KiB/tx split it by the server's own counters: redo/WAL against data pages, flushes and compactions.",
@@ -1160,4 +1160,19 @@ func statementFigures(files []*result.File) []figure {
 	}
 	return []figure{{Heading: "Slowest statements by total client time",
 		Caption: "Timed by the client from send to last row, retries included, summed over every cell of the target.", Table: tb}}
+}
+
+// embeddedCaption says whose server CPU is shootout's own: the targets
+// whose cells ran embedded, "" for none.
+func embeddedCaption(files []*result.File) string {
+	var names []string
+	for _, f := range files {
+		if embedded(f) && !slices.Contains(names, f.Cell.Target) {
+			names = append(names, f.Cell.Target)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " For embedded " + strings.Join(names, ", ") + " the server is shootout itself, client included."
 }

@@ -86,7 +86,7 @@ var costColumns = []costColumn{
 	{"disk KiB read/tx", "%.2f", func(f *result.File) (float64, bool) { return f.Server.ReadBytesPerOp / kib, server(f) }},
 	{"ctx switches/tx", "%.1f", func(f *result.File) (float64, bool) { return f.Server.ContextSwitchesPerOp, server(f) }},
 	{"client CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
-		// embedded SQLite runs in the client: its CPU is the server's column
+		// an embedded database runs in the client: its CPU is the server's column
 		return 1000 * f.Client.CPUSecondsPerOp, perTx(f) && !embedded(f)
 	}},
 	// --app cells: the application server's CPU beside the database's,
@@ -194,11 +194,9 @@ func okRepeats(fs []*result.File) int {
 	return n
 }
 
-// embedded is a target that runs inside shootout (SQLite): no network hop,
-// and its CPU cannot be told apart from the client's.
-func embedded(f *result.File) bool {
-	return f.Target.Flavor == "sqlite" || f.Cell.Target == "sqlite"
-}
+// embedded is a target that runs inside shootout, as its cells record:
+// no network hop, and its CPU cannot be told apart from the client's.
+func embedded(f *result.File) bool { return f.Target.Embedded }
 
 // mibText is a size in MiB, or n/a when it was not measured.
 func mibText(b int64) string {

@@ -395,7 +395,7 @@ func TestEmbeddedCPUIsOnlyInTheServerColumn(t *testing.T) {
 	cpu, perOp := 0.5, 0.0005
 	f := &result.File{
 		Cell:       result.Cell{ID: "sqlite__kv", Target: "sqlite", Workload: "kv", Dataset: "1000", Clients: 1, Conditions: result.Conditions{Neighbour: "0"}, Repeat: 1},
-		Target:     result.Target{Name: "sqlite", Flavor: "sqlite"},
+		Target:     result.Target{Name: "sqlite", Flavor: "sqlite", Embedded: true},
 		Status:     "ok",
 		Throughput: result.Throughput{Reads: 1000, Events: 1000, Seconds: 1, TPS: 1000},
 		Ops:        map[string]result.Op{"read": {Snapshot: hist.Snapshot{Count: 1000, MeanMs: 0.01}}},

@@ -91,10 +91,13 @@ func (c Cell) Label() string {
 
 // Target is what ran: its name, engine, version and every setting.
 type Target struct {
-	Name     string            `json:"name"`
-	Flavor   string            `json:"flavor"`
-	Engine   string            `json:"engine,omitempty"`
-	Version  string            `json:"version"`
+	Name    string `json:"name"`
+	Flavor  string `json:"flavor"`
+	Engine  string `json:"engine,omitempty"`
+	Version string `json:"version"`
+	// Embedded: the database ran inside shootout's own process (no
+	// network hop; its CPU is the client's too)
+	Embedded bool              `json:"embedded,omitempty"`
 	Applied  map[string]string `json:"applied,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"`
 	// App is the application server in the loop (--app), with its version
@@ -477,6 +480,11 @@ func Read(path string) (*File, error) {
 	}
 	if !strings.HasPrefix(f.Schema, "shootout.cell/") {
 		return nil, fmt.Errorf("%s: not a shootout cell file (schema %q)", path, f.Schema)
+	}
+	if f.Target.Flavor == "sqlite" || f.Cell.Target == "sqlite" {
+		// files written before Target.Embedded: SQLite was the one
+		// embedded database, and the report tells it from the field
+		f.Target.Embedded = true
 	}
 	return &f, nil
 }

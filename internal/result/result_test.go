@@ -33,3 +33,27 @@ func TestReadRejectsForeignJSON(t *testing.T) {
 		t.Fatal("missing dir accepted")
 	}
 }
+
+// target.embedded is new: a cell file written before it still reads as
+// embedded where the target was SQLite (the one embedded database then),
+// and a new file's field is read as written.
+func TestEmbeddedReadsFromFilesWrittenBeforeTheField(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "cells"), 0o755)
+	for name, body := range map[string]string{
+		"old": `{"schema":"shootout.cell/2","cell":{"id":"old","target":"sqlite"},"target":{"name":"sqlite","flavor":"sqlite"}}`,
+		"new": `{"schema":"shootout.cell/2","cell":{"id":"new","target":"lite"},"target":{"name":"lite","flavor":"x","embedded":true}}`,
+		"srv": `{"schema":"shootout.cell/2","cell":{"id":"srv","target":"mariadb-innodb"},"target":{"name":"mariadb-innodb","flavor":"mysql"}}`,
+	} {
+		os.WriteFile(filepath.Join(dir, "cells", name+".json"), []byte(body), 0o644)
+	}
+	fs, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if want := f.Cell.ID != "srv"; f.Target.Embedded != want {
+			t.Errorf("%s: embedded %v, want %v", f.Cell.ID, f.Target.Embedded, want)
+		}
+	}
+}

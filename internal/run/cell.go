@@ -341,7 +341,7 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "memory cap: "+kept)
 	}
 	flavor, engine := target.Kind(c.t)
-	c.f.Target = result.Target{Name: c.t.Name(), Flavor: flavor, Engine: engine}
+	c.f.Target = result.Target{Name: c.t.Name(), Flavor: flavor, Engine: engine, Embedded: c.t.Embedded()}
 	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, sizing.String())
 	}
