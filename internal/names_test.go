@@ -53,8 +53,6 @@ var notYetMoved = map[string][]string{
 	"cmd/shootout/commands.go": {"oltp"},
 	// the dry run's line on retries: "(oltp's default, as sysbench's)"
 	"cmd/shootout/dryrun.go": {"oltp"},
-	// a my.cnf's [mysqld]/[mariadb] groups
-	"internal/plan/plan.go": {"mariadb", "mysql"},
 }
 
 // names are the workload, target and protocol names the registries

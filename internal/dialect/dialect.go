@@ -28,6 +28,16 @@ const (
 	SQLite   Flavor = "sqlite"
 )
 
+// OptionGroups are the groups of an option file (my.cnf) a server of
+// the flavor reads its settings from, nil where it reads none: a plan's
+// settings_file takes these.
+func (f Flavor) OptionGroups() []string {
+	if f == MySQL {
+		return []string{"mysqld", "mariadb", "mariadbd", "server"}
+	}
+	return nil
+}
+
 // Dialect is what a workload asks when it writes SQL for one target.
 type Dialect struct {
 	Flavor Flavor

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -185,13 +186,34 @@ func Parse(name string, b []byte) (*Plan, error) {
 		}
 	}
 	p.file = name
+	if err := p.readSettingsFiles(name); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// readSettingsFiles puts each settings_file's settings under its target,
+// those of settings: for the same target kept: the groups read are the
+// ones the target's server reads (its flavour's, as the Env says).
+func (p *Plan) readSettingsFiles(name string) error {
+	if len(p.SettingsFile) == 0 {
+		return nil
+	}
+	env, err := Options{}.env()
+	if err != nil {
+		return err
+	}
 	for tg, file := range p.SettingsFile {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(filepath.Dir(name), file)
 		}
-		cnf, err := ReadMyCnf(file)
+		groups, err := optionGroups(env, tg)
 		if err != nil {
-			return nil, p.errAt("settings_file", "%v", err)
+			return p.errAt("settings_file", "%v", err)
+		}
+		cnf, err := ReadMyCnf(file, groups)
+		if err != nil {
+			return p.errAt("settings_file", "%v", err)
 		}
 		if p.Settings == nil {
 			p.Settings = map[string]map[string]string{}
@@ -205,14 +227,26 @@ func Parse(name string, b []byte) (*Plan, error) {
 			}
 		}
 	}
-	return &p, nil
+	return nil
+}
+
+// optionGroups are the option file groups target name's server reads.
+func optionGroups(env Env, name string) ([]string, error) {
+	t, err := env.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := env.Dialect(t); ok && d.Flavor.OptionGroups() != nil {
+		return d.Flavor.OptionGroups(), nil
+	}
+	return nil, fmt.Errorf("%s: its server reads no option file", name)
 }
 
 // ReadMyCnf reads the server's settings from a my.cnf: key = value lines
-// of its [mysqld], [mariadb], [mariadbd] and [server] groups, names with
-// - or _ alike, a bare option as 1. A line it cannot read names its file
-// and line.
-func ReadMyCnf(path string) (map[string]string, error) {
+// of the groups given (MariaDB's: [mysqld], [mariadb], [mariadbd] and
+// [server]), names with - or _ alike, a bare option as 1. A line it
+// cannot read names its file and line.
+func ReadMyCnf(path string, groups []string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -229,7 +263,7 @@ func ReadMyCnf(path string) (map[string]string, error) {
 				return nil, fmt.Errorf("%s:%d: a group header is [name]", path, i+1)
 			}
 			g := strings.ToLower(strings.TrimSpace(line[1 : len(line)-1]))
-			server = g == "mysqld" || g == "mariadb" || g == "mariadbd" || g == "server"
+			server = slices.Contains(groups, g)
 			continue
 		}
 		if strings.HasPrefix(line, "!include") {

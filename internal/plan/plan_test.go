@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"shootout/internal/dialect"
 	"shootout/internal/result"
 	_ "shootout/internal/workload/all"
 )
@@ -245,7 +246,10 @@ func TestSettingsFileReadsTheServersGroups(t *testing.T) {
 	if _, err := Parse(filepath.Join(dir, "p.yaml"), []byte("settings_file: {mariadb-myisam: bad.cnf}\n")); err == nil || !strings.Contains(err.Error(), "bad.cnf:2:") {
 		t.Fatalf("a bad line: %v", err)
 	}
-	seed, err := ReadMyCnf("../../docs/examples/seed-001.cnf")
+	if _, err := Parse(filepath.Join(dir, "p.yaml"), []byte("settings_file: {sqlite: my.cnf}\n")); err == nil || !strings.Contains(err.Error(), "settings_file: sqlite: its server reads no option file") {
+		t.Fatalf("a target that reads no my.cnf: %v", err)
+	}
+	seed, err := ReadMyCnf("../../docs/examples/seed-001.cnf", dialect.MySQL.OptionGroups())
 	if err != nil || seed["query_cache_size"] != "2G" || seed["join_buffer_size"] != "158M" || len(seed) != 18 {
 		t.Fatalf("the seed's my.cnf: %v (%v)", seed, err)
 	}
