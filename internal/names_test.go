@@ -51,8 +51,6 @@ var notYetMoved = map[string][]string{
 	"cmd/shootout/run.go": {"import internal/metrics", "dump", "innodb", "mariadb", "myisam", "mysql"},
 	// prepare's default --workload, sysbench prepare's
 	"cmd/shootout/commands.go": {"oltp"},
-	// the dry run's line on retries: "(oltp's default, as sysbench's)"
-	"cmd/shootout/dryrun.go": {"oltp"},
 }
 
 // names are the workload, target and protocol names the registries

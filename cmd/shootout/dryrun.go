@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -178,11 +179,31 @@ func printSummary(w io.Writer, res *plan.Resolved, varying, same []column, width
 		interval = "interval lines every " + humanDuration(res.Interval)
 	}
 	say(fmt.Sprintf("  baseline %s; trim %.0f%% at each end; %s; data seed %d", res.Baseline, res.Trim*100, interval, res.Seed))
-	// the driver gives up after MaxRetries only under a rule with a limit:
-	// oltp's default rule (sysbench's ignored errors) retries as often as
-	// they recur, so "max retries 10" alone said something untrue
-	say(fmt.Sprintf("  retries: a deadlock, lock timeout or write conflict is retried up to %d times, "+
-		"unless the workload's error rule retries without limit (oltp's default, as sysbench's)", res.MaxRetries))
+	say(retriesLine(res))
+}
+
+// retriesLine says how often a failed operation runs again. The driver
+// gives up after MaxRetries only under a rule with a limit: a workload
+// whose rule retries as often as the error recurs (sysbench's ignored
+// errors) says so, or "max retries 10" alone would say something untrue.
+func retriesLine(res *plan.Resolved) string {
+	line := fmt.Sprintf("  retries: a deadlock, lock timeout or write conflict is retried up to %d times", res.MaxRetries)
+	var notes []string
+	seen := map[string]bool{}
+	for _, c := range res.Cells {
+		key := c.Workload + fmt.Sprint(c.Params)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if note := run.RetryNote(res, c); note != "" && !slices.Contains(notes, note) {
+			notes = append(notes, note)
+		}
+	}
+	if len(notes) > 0 {
+		line += ", unless " + strings.Join(notes, "; or ")
+	}
+	return line
 }
 
 func repeatsLine(res *plan.Resolved) string {

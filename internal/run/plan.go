@@ -11,6 +11,7 @@ import (
 	"shootout/internal/disk"
 	"shootout/internal/limits"
 	"shootout/internal/plan"
+	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/workload"
 )
@@ -203,4 +204,18 @@ func BadInput(err error) (string, bool) {
 		return "", false
 	}
 	return strings.TrimPrefix(err.Error(), workload.ErrBadInput.Error()+": "), true
+}
+
+// RetryNote is what cell c's workload says of retrying past max_retries
+// (workload.RetryNoter), "" for nothing, for the dry run's line on
+// retries.
+func RetryNote(res *plan.Resolved, c result.Cell) string {
+	w, err := res.Workload(c)
+	if err != nil {
+		return ""
+	}
+	if n, ok := w.(workload.RetryNoter); ok {
+		return n.RetryNote()
+	}
+	return ""
 }

@@ -243,6 +243,14 @@ type ErrorPolicy interface {
 	Restart(err error) (again, unlimited bool)
 }
 
+// RetryNoter is a workload whose workers' ErrorPolicy, as configured,
+// can run a failed operation again without limit: RetryNote says so in
+// a clause the dry run's line on retries ends with ("unless …"), "" when
+// this configuration keeps to max_retries.
+type RetryNoter interface {
+	RetryNote() string
+}
+
 // Reconnecter is a Worker that wants a new connection now and then
 // (sysbench's --reconnect): after each operation the driver asks, and if
 // so closes the worker and connects a new one, counted as a reconnect.

@@ -172,6 +172,15 @@ func (wk *worker) Restart(err error) (again, unlimited bool) {
 	return sysbenchIgnored[dialect.ErrorCode(err)], true
 }
 
+// RetryNote: sysbench's rule (param errors, the default) restarts its
+// ignored errors as often as they recur, past max_retries.
+func (w *Workload) RetryNote() string {
+	if w.opt.Errors == "retry" {
+		return ""
+	}
+	return "the workload's error rule retries without limit (oltp's default, as sysbench's)"
+}
+
 func (wk *worker) event(ctx context.Context) error {
 	switch wk.w.test.single {
 	case "point_select":
