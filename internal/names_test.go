@@ -49,8 +49,6 @@ var registryFiles = map[string]string{
 var notYetMoved = map[string][]string{
 	// --dump's flags, its MariaDB targets, machine()
 	"cmd/shootout/run.go": {"import internal/metrics", "dump", "innodb", "mariadb", "myisam", "mysql"},
-	// prepare's default --workload, sysbench prepare's
-	"cmd/shootout/commands.go": {"oltp"},
 }
 
 // names are the workload, target and protocol names the registries

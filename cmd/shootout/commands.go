@@ -358,7 +358,7 @@ func prepareCmd() *cobra.Command {
 			return handedOver(r.Prepare(cmd.Context(), p, cmd.OutOrStdout()))
 		},
 	}
-	c.Flags().StringVar(&wl, "workload", "oltp_read_write", "workload name")
+	c.Flags().StringVar(&wl, "workload", plan.DefaultWorkload(), "workload name")
 	c.Flags().StringVar(&tg, "target", "", "external server URL")
 	c.Flags().StringVar(&ds, "dataset", "", "dataset (default: the workload's)")
 	c.Flags().Int64Var(&seed, "data-seed", 1, "the dataset's random `SEED` (as run --data-seed)")

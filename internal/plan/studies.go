@@ -186,6 +186,10 @@ func QuickStudies() []string {
 	return names
 }
 
+// DefaultWorkload is the default study's workload: what `prepare` loads
+// when given none, as sysbench prepare's is its OLTP tables.
+func DefaultWorkload() string { return Studies[0].Plan.Workloads[0] }
+
 // LookupStudy finds a preset by name.
 func LookupStudy(name string) (*Study, error) {
 	var names []string
