@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"shootout/internal/limits"
-	"shootout/internal/metrics"
 	"shootout/internal/plan"
 	"shootout/internal/report"
 	"shootout/internal/result"
@@ -287,7 +285,7 @@ func manifest(res *plan.Resolved) *result.Manifest {
 		names = append(names, t.Name())
 	}
 	return &result.Manifest{Name: res.Name, Baseline: res.Baseline, Targets: names, Skipped: res.Skipped,
-		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: machine()}
+		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: run.Machine()}
 }
 
 // finish reports what ran and says how the run ended: bad input found
@@ -329,13 +327,4 @@ func writeHTMLReport(dir, baseline string, out, log io.Writer) {
 		return
 	}
 	fmt.Fprintf(out, "\nreport: %s\n", path)
-}
-
-func machine() result.Machine {
-	m := result.Machine{Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		m.Kernel = strings.TrimSpace(string(b))
-	}
-	m.MemBytes = metrics.MemTotal()
-	return m
 }

@@ -3,8 +3,13 @@ package run
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"strings"
 
 	"shootout/internal/app"
+	"shootout/internal/metrics"
+	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/workload"
 
@@ -136,3 +141,13 @@ func lookupLoad(wl, tg, dataset string, params map[string]string, seed int64) (w
 // SweepApps removes what the application servers of a shootout that is
 // gone left behind (the servers' own sweep is limits.Sweep), a line each.
 func SweepApps() []string { return app.SweepNotes() }
+
+// Machine is what the run's manifest records of the machine.
+func Machine() result.Machine {
+	m := result.Machine{Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	m.MemBytes = metrics.MemTotal()
+	return m
+}
