@@ -25,8 +25,10 @@ import (
 // runFlags are the run command's own flags: how to run, not what. What
 // to run are the plan's settings, whose flags come from plan.Settings.
 type runFlags struct {
-	study, out, dump, queries                       string
+	study, out                                      string
 	resume, dryRun, allowUnlimited, keepData, quick bool
+	// own are the workloads' own flags (run.OwnFlags), by flag
+	own map[string]*string
 }
 
 func runCmd() *cobra.Command {
@@ -52,8 +54,10 @@ writes one result file per cell under --out. With no plan, no --study and no
 	fl.StringVar(&f.study, "study", "", "a preset `NAME` (list them with: shootout studies; default: default, unless --workload is given)")
 	fl.BoolVar(&f.quick, "quick", false, "run the study's quick variant, minutes instead of hours (studies with one: "+strings.Join(plan.QuickStudies(), ", ")+"; times in shootout studies)")
 	registerSettings(fl)
-	fl.StringVar(&f.dump, "dump", "", "your own data: a mysqldump or mariadb-dump `FILE`.sql[.gz], loaded into each MariaDB target with its tables moved to the target's engine (with --queries)")
-	fl.StringVar(&f.queries, "queries", "", "your own pages: a YAML `FILE` of named pages, each a list of statements with parameters drawn from the loaded data (with --dump; docs/workloads.md)")
+	f.own = map[string]*string{}
+	for _, o := range run.OwnFlags() {
+		f.own[o.Flag] = fl.String(o.Flag, "", o.Help)
+	}
 	fl.StringVar(&f.out, "out", "", "results `DIR` (default results/<study>-<time>)")
 	fl.BoolVar(&f.resume, "resume", false, "skip cells that already have a successful result in --out")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print a summary (axes, cells, estimated time) and the resolved cells, and start nothing")
@@ -146,7 +150,7 @@ func buildPlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool,
 	if err := p.SetFlags(givenSettings(cmd.Flags())); err != nil {
 		return nil, false, err
 	}
-	if err := ownDump(cmd, p, f); err != nil {
+	if err := run.UseOwn(p, givenOwn(cmd, f), cmd.ErrOrStderr()); err != nil {
 		return nil, false, err
 	}
 	return p, preset, nil
@@ -182,32 +186,15 @@ func basePlan(cmd *cobra.Command, args []string, f runFlags) (*plan.Plan, bool, 
 	return &sp, true, nil
 }
 
-// ownDump puts the user's data (--dump, --queries) in place of the
-// study's workload, on the targets a mysqldump loads into.
-func ownDump(cmd *cobra.Command, p *plan.Plan, f runFlags) error {
-	if !cmd.Flags().Changed("dump") && !cmd.Flags().Changed("queries") {
-		return nil
-	}
-	if f.dump == "" || f.queries == "" {
-		return fmt.Errorf("--dump and --queries go together: your data and your pages")
-	}
-	p.Workloads, p.Datasets = []string{"dump"}, []string{filepath.Base(f.dump)}
-	if p.Params == nil {
-		p.Params = map[string]string{}
-	}
-	p.Params["file"], p.Params["queries"] = f.dump, f.queries
-	kept, left := run.LoadsInto("dump", p.Targets)
-	if len(kept) == 0 {
-		return fmt.Errorf("--dump loads into MariaDB targets (mariadb-innodb, mariadb-myisam …); none of %s is one", strings.Join(p.Targets, ", "))
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "--dump: %s left out (a mysqldump loads into MariaDB targets)\n", strings.Join(left, ", "))
-		p.Targets = kept
-		if !slices.Contains(kept, p.Baseline) {
-			p.Baseline = ""
+// givenOwn are the workloads' own flags the command line gave.
+func givenOwn(cmd *cobra.Command, f runFlags) map[string]string {
+	given := map[string]string{}
+	for flag, v := range f.own {
+		if cmd.Flags().Changed(flag) {
+			given[flag] = *v
 		}
 	}
-	return nil
+	return given
 }
 
 // resolve resolves the plan and refuses, before anything starts, what

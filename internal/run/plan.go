@@ -181,9 +181,9 @@ func MustRunHere(res *plan.Resolved) error {
 	return nil
 }
 
-// LoadsInto splits target names into those workload wl loads into (its
+// loadsInto splits target names into those workload wl loads into (its
 // declaration's SQL flavours) and the rest.
-func LoadsInto(wl string, names []string) (kept, left []string) {
+func loadsInto(wl string, names []string) (kept, left []string) {
 	for _, name := range names {
 		if t, err := target.Lookup(name); err == nil {
 			if d, ok := target.DialectOf(t); ok && workload.LoadsInto(wl, d.Flavor) {

@@ -22,9 +22,40 @@ type Spec struct {
 	App string
 	// Flavors are the SQL flavours it loads into; nil for every one.
 	Flavors []dialect.Flavor
+	// Own are run flags of its own that put it, on the user's own files,
+	// in place of a study's workloads (the dump's --dump, --queries); nil
+	// for none.
+	Own *Own
 	// New makes the workload from checked values, every parameter's
 	// default filled in.
 	New func(Values) (Workload, error)
+}
+
+// Own declares a workload's own run flags: each gives one parameter, all
+// go together, and the first one's file names the dataset.
+type Own struct {
+	Flags []OwnFlag
+	// Together is what the flags are as one ("your data and your
+	// pages"), said when some are given without the others.
+	Together string
+	// What the first flag's file is ("a mysqldump"), the targets it loads
+	// into ("MariaDB targets") and some of them, said when the plan has
+	// none of them or some are left out.
+	What, Into, IntoExamples string
+}
+
+// OwnFlag is one run flag and the parameter it gives.
+type OwnFlag struct{ Flag, Param, Help string }
+
+// OwnFlags are the workloads' own run flags, by workload.
+func OwnFlags() map[string]*Own {
+	out := map[string]*Own{}
+	for n, s := range registry {
+		if s.Own != nil {
+			out[n] = s.Own
+		}
+	}
+	return out
 }
 
 // Kind is what a parameter's value is.

@@ -24,7 +24,7 @@ import (
 )
 
 func init() {
-	workload.Register(workload.Spec{Name: "dump", Flavors: []dialect.Flavor{dialect.MySQL},
+	workload.Register(workload.Spec{Name: "dump", Flavors: []dialect.Flavor{dialect.MySQL}, Own: &own,
 		Description: "your own data and pages: a mysqldump (param file=, or --dump) loaded into each MariaDB engine, your pages (param queries=, or --queries) walked as siege walks urls.txt",
 		Params: []workload.Param{
 			{Name: "file", Kind: workload.Text, Help: "your mysqldump or mariadb-dump, .sql or .sql.gz (--dump)"},
@@ -43,6 +43,16 @@ func init() {
 			return w, nil
 		},
 	})
+}
+
+// own are run's --dump and --queries: the user's data and pages in place
+// of a study's workload, on the targets a mysqldump loads into.
+var own = workload.Own{
+	Flags: []workload.OwnFlag{
+		{Flag: "dump", Param: "file", Help: "your own data: a mysqldump or mariadb-dump `FILE`.sql[.gz], loaded into each MariaDB target with its tables moved to the target's engine (with --queries)"},
+		{Flag: "queries", Param: "queries", Help: "your own pages: a YAML `FILE` of named pages, each a list of statements with parameters drawn from the loaded data (with --dump; docs/workloads.md)"},
+	},
+	Together: "your data and your pages", What: "a mysqldump", Into: "MariaDB targets", IntoExamples: "mariadb-innodb, mariadb-myisam …",
 }
 
 // Workload is a user's dump and pages, read and checked.
