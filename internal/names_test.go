@@ -42,13 +42,6 @@ var registryFiles = map[string]string{
 	"internal/plan/settings.go": "the run's settings: each flag's help, as --help shows it, names the workloads and targets it applies to",
 }
 
-// notYetMoved is what the core still imports or names, by file, at the
-// time this test was written: other branches of issue 36 are moving each
-// behind a registry. Shrink it as they land; the test fails for anything
-// not listed here, and logs entries that are gone so they can be dropped.
-var notYetMoved = map[string][]string{
-}
-
 // names are the workload, target and protocol names the registries
 // hold, as words: a workload family (oltp of oltp_read_write), each part
 // of a target's name (mariadb, innodb), the native protocols, the SQL
@@ -184,7 +177,6 @@ func TestCoreNamesNoWorkloadTargetOrProtocol(t *testing.T) {
 			t.Fatalf("the registries' names %v lack %s: the test would look for nothing", ns, must)
 		}
 	}
-	seen := map[string]bool{}
 	for _, dir := range coreDirs {
 		paths, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil || len(paths) == 0 {
@@ -196,17 +188,7 @@ func TestCoreNamesNoWorkloadTargetOrProtocol(t *testing.T) {
 				continue
 			}
 			for _, o := range offences(t, path, dir, ns) {
-				seen[rel+"\x00"+o] = true
-				if !slices.Contains(notYetMoved[rel], o) {
-					t.Errorf("%s: %s (a workload, target or protocol belongs behind its registry: docs/adding.md)", rel, o)
-				}
-			}
-		}
-	}
-	for file, os := range notYetMoved {
-		for _, o := range os {
-			if !seen[file+"\x00"+o] {
-				t.Logf("%s no longer has %s: drop it from notYetMoved", file, o)
+				t.Errorf("%s: %s (a workload, target or protocol belongs behind its registry: docs/adding.md)", rel, o)
 			}
 		}
 	}
