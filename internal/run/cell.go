@@ -48,8 +48,10 @@ type cellRun struct {
 	// killedBecause says why shootout killed a server it started (it
 	// stayed stopped, its disk was full)
 	killedBecause atomic.Value
-	// disk is the modelled device the data lives on (--disk), or nil
-	disk *disk.Disk
+	// disk is the modelled device the data lives on (--disk), or nil;
+	// diskSpec its model, parsed once for the cell
+	disk     *disk.Disk
+	diskSpec *disk.Spec
 	// appErrors are the exceptions an application in the loop logged
 	// during the run
 	appErrors []string
@@ -164,6 +166,7 @@ func (c *cellRun) attachDisk() error {
 	if err != nil {
 		return err
 	}
+	c.diskSpec = &spec
 	if !c.t.Managed() {
 		return fmt.Errorf("--disk: %s is a server shootout does not start: its data directory is not shootout's to move", c.t.Name())
 	}
@@ -198,8 +201,9 @@ func (c *cellRun) attachDisk() error {
 	return nil
 }
 
-// DiskIOPS is the IOPS of the cell's disk, of which the neighbour "25%"
-// takes a quarter: the cap when there is one, else the model's.
+// DiskIOPS is the IOPS of a cell's disk, of which the neighbour "25%"
+// takes a quarter: the cap when there is one, else the model's. A
+// running cell asks its own (diskIOPS), its model parsed once.
 func DiskIOPS(c result.Conditions) int {
 	if c.IOPS > 0 || c.Disk == "" {
 		return c.IOPS
@@ -208,7 +212,18 @@ func DiskIOPS(c result.Conditions) int {
 	if err != nil {
 		return 0
 	}
-	return spec.RandomIOPS()
+	return iopsOf(c.IOPS, &spec)
+}
+
+// diskIOPS is DiskIOPS of the running cell, from the model attachDisk
+// parsed.
+func (c *cellRun) diskIOPS() int { return iopsOf(c.cell.Conditions.IOPS, c.diskSpec) }
+
+func iopsOf(capIOPS int, model *disk.Spec) int {
+	if capIOPS > 0 || model == nil {
+		return capIOPS
+	}
+	return model.RandomIOPS()
 }
 
 // dataDir is where the server's directory and the neighbours' file go:

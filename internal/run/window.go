@@ -381,7 +381,7 @@ func (c *cellRun) startNeighbour(ctx context.Context, runFor time.Duration) (*ne
 		group = c.nbGroup
 	}
 	started := time.Now()
-	nb, err := limits.StartNeighbour(ctx, spec, c.dataDir(), c.res.NeighbourFileBytes, DiskIOPS(c.cell.Conditions), runFor+time.Minute, group)
+	nb, err := limits.StartNeighbour(ctx, spec, c.dataDir(), c.res.NeighbourFileBytes, c.diskIOPS(), runFor+time.Minute, group)
 	if err != nil {
 		return nil, fmt.Errorf("neighbour %s: %w", spec, err)
 	}
