@@ -18,27 +18,35 @@ import (
 // value is the same in every cell is said once in the summary, so the
 // cell table keeps only what varies and fits the terminal.
 type column struct {
-	name  string
+	name string
+	// keys are the plan settings (plan.Settings) whose values the column
+	// shows; none for what the cell is besides them (its repeat, its stop)
+	keys  []string
 	value func(c result.Cell) string
 }
 
-var dryRunColumns = []column{
-	{"target", func(c result.Cell) string { return c.Target }},
-	{"workload", cellWorkload},
-	{"dataset", func(c result.Cell) string { return c.Dataset }},
-	{"clients", func(c result.Cell) string { return fmt.Sprint(c.Clients) }},
-	{"neighbour", func(c result.Cell) string { return c.Conditions.Neighbour }},
-	{"memory", func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, units.FormatBytes) }},
-	{"disk", func(c result.Cell) string { return cond(c.Conditions.Disk, "raw") }},
-	{"IOPS", func(c result.Cell) string {
-		return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) })
-	}},
-	{"bandwidth", func(c result.Cell) string {
-		return capOf(c.Conditions.BPS, func(n int64) string { return units.FormatBytes(n) + "/s" })
-	}},
-	{"app", func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
-	{"repeat", func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
-	{"stop", cellStop},
+// dryRunColumns are the cell's fields as the dry run shows them: every
+// axis of the settings table has its column (TestDryRunShowsEveryAxis),
+// the conditions besides, the repeat and what stops the cell.
+func dryRunColumns(res *plan.Resolved) []column {
+	return []column{
+		{"target", []string{"targets"}, func(c result.Cell) string { return c.Target }},
+		{"workload", []string{"workloads", "paths", "allocators"}, cellWorkload},
+		{"dataset", []string{"datasets"}, func(c result.Cell) string { return c.Dataset }},
+		{"clients", []string{"clients"}, func(c result.Cell) string { return fmt.Sprint(c.Clients) }},
+		{"neighbour", []string{"neighbour"}, func(c result.Cell) string { return c.Conditions.Neighbour }},
+		{"memory", []string{"memory", "dataset_memory"}, func(c result.Cell) string { return capOf(c.Conditions.MemoryBytes, units.FormatBytes) }},
+		{"disk", []string{"disk"}, func(c result.Cell) string { return cond(c.Conditions.Disk, "raw") }},
+		{"IOPS", []string{"iops"}, func(c result.Cell) string {
+			return capOf(int64(c.Conditions.IOPS), func(n int64) string { return fmt.Sprint(n) })
+		}},
+		{"bandwidth", []string{"bps"}, func(c result.Cell) string {
+			return capOf(c.Conditions.BPS, func(n int64) string { return units.FormatBytes(n) + "/s" })
+		}},
+		{"app", []string{"app"}, func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
+		{"repeat", nil, func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
+		{"stop", nil, func(c result.Cell) string { return cellStop(res, c) }},
+	}
 }
 
 func cond(v, none string) string {
@@ -67,9 +75,9 @@ func cellWorkload(c result.Cell) string {
 }
 
 // cellStop is what ends the cell's window, and how operations arrive.
-func cellStop(c result.Cell) string {
+func cellStop(res *plan.Resolved, c result.Cell) string {
 	var stops []string
-	if selfEnding(c) {
+	if run.SelfEnding(res, c) {
 		stops = append(stops, "its work done")
 	}
 	if d, err := time.ParseDuration(c.Duration); err == nil && d > 0 {
@@ -114,7 +122,7 @@ func plural(n int, what string) string {
 
 func printDryRun(w io.Writer, res *plan.Resolved) {
 	width := termWidth()
-	varying, same := splitColumns(res.Cells)
+	varying, same := splitColumns(res, res.Cells)
 	printSummary(w, res, varying, same, width)
 	printPlacement(w, res, width)
 	tb := &screenTable{header: []string{"#"}, wrapCol: len(varying)}
@@ -132,11 +140,12 @@ func printDryRun(w io.Writer, res *plan.Resolved) {
 }
 
 // splitColumns parts the columns into those that vary between cells (the
-// plan's axes) and those with one value in every cell. The target column
-// stays in the table always: a cell list without it says nothing.
-func splitColumns(cells []result.Cell) (varying, same []column) {
-	for _, col := range dryRunColumns {
-		if col.name == "target" || len(values(cells, col)) > 1 {
+// plan's axes) and those with one value in every cell. The first column,
+// the target, stays in the table always: a cell list without it says
+// nothing.
+func splitColumns(res *plan.Resolved, cells []result.Cell) (varying, same []column) {
+	for i, col := range dryRunColumns(res) {
+		if i == 0 || len(values(cells, col)) > 1 {
 			varying = append(varying, col)
 		} else {
 			same = append(same, col)

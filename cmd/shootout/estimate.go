@@ -28,15 +28,14 @@ const (
 
 // estimate is the run's expected wall time, as the summary says it.
 func estimate(res *plan.Resolved) string {
-	rows := map[string]int64{}
 	var total time.Duration
 	untimed := 0
 	for _, c := range res.Cells {
 		d, err := time.ParseDuration(c.Duration)
-		if err != nil || d <= 0 || selfEnding(c) {
+		if err != nil || d <= 0 || run.SelfEnding(res, c) {
 			d, untimed = 0, untimed+1
 		}
-		total += max(d, 0) + cellStartStop + loadTime(c, res.Seed, rows)
+		total += max(d, 0) + cellStartStop + loadTime(res, c)
 	}
 	s := "about " + humanDuration(total)
 	if a := res.AutoRepeat; a != nil {
@@ -48,30 +47,7 @@ func estimate(res *plan.Resolved) string {
 	return s
 }
 
-// selfEnding caches run.SelfEnding by a cell's workload and parameters:
-// a workload's factory may read a file (the dump's), and the dry run asks
-// for every cell.
-var selfEnding = func() func(c result.Cell) bool {
-	known := map[string]bool{}
-	return func(c result.Cell) bool {
-		key := fmt.Sprint(c.Workload, c.Params)
-		v, ok := known[key]
-		if !ok {
-			v = run.SelfEnding(c.Workload, c.Params)
-			known[key] = v
-		}
-		return v
-	}
-}()
-
-// loadTime is the time to load and settle the cell's dataset; rows caches
-// a dataset's row count by workload, parameters and dataset.
-func loadTime(c result.Cell, seed int64, rows map[string]int64) time.Duration {
-	key := fmt.Sprint(c.Workload, c.Params, c.Dataset)
-	n, ok := rows[key]
-	if !ok {
-		n = run.DatasetRows(c.Workload, c.Params, c.Dataset, seed)
-		rows[key] = n
-	}
-	return time.Duration(n) * time.Second / loadRowsPerS
+// loadTime is the time to load and settle the cell's dataset.
+func loadTime(res *plan.Resolved, c result.Cell) time.Duration {
+	return time.Duration(run.DatasetRows(res, c)) * time.Second / loadRowsPerS
 }

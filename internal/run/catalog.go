@@ -9,6 +9,7 @@ import (
 
 	"shootout/internal/app"
 	"shootout/internal/metrics"
+	"shootout/internal/plan"
 	"shootout/internal/result"
 	"shootout/internal/target"
 	"shootout/internal/workload"
@@ -70,20 +71,20 @@ func Workloads() []WorkloadRow {
 // out among the clients (every id, every round): its window ends when
 // that is done, its duration only a cap. Bad parameters say false: the
 // plan refuses them.
-func SelfEnding(wl string, params map[string]string) bool {
-	w, err := workload.New(wl, params)
+func SelfEnding(res *plan.Resolved, c result.Cell) bool {
+	w, err := res.Workload(c)
 	_, ok := w.(workload.ClientsAware)
 	return err == nil && ok
 }
 
-// DatasetRows is how many rows loading a workload's dataset writes; 0
-// where the workload or dataset is not one (the plan refuses them).
-func DatasetRows(wl string, params map[string]string, dataset string, seed int64) int64 {
-	w, err := workload.New(wl, params)
+// DatasetRows is how many rows loading cell c's dataset writes; 0 where
+// the workload or dataset is not one (the plan refuses them).
+func DatasetRows(res *plan.Resolved, c result.Cell) int64 {
+	w, err := res.Workload(c)
 	if err != nil {
 		return 0
 	}
-	ds, err := w.Dataset(dataset, seed)
+	ds, err := w.Dataset(c.Dataset, res.Seed)
 	if err != nil {
 		return 0
 	}

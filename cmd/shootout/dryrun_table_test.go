@@ -1,9 +1,31 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"shootout/internal/plan"
 )
+
+// The dry run's columns come from the settings table: every setting the
+// table marks an axis has a column, which the summary lists under axes
+// when it varies, and every key a column claims is the table's.
+func TestDryRunShowsEveryAxis(t *testing.T) {
+	cols := dryRunColumns(nil)
+	for _, s := range plan.Settings {
+		if s.Axis && !slices.ContainsFunc(cols, func(c column) bool { return slices.Contains(c.keys, s.Key) }) {
+			t.Errorf("axis %s has no column in the dry run", s.Key)
+		}
+	}
+	for _, c := range cols {
+		for _, k := range c.keys {
+			if plan.SettingByKey(k) == nil {
+				t.Errorf("column %s shows %s, which is no plan setting", c.name, k)
+			}
+		}
+	}
+}
 
 // The dry run's line on retries asks each workload whether its error
 // rule retries past max_retries: oltp's default (sysbench's) does, its
