@@ -162,7 +162,7 @@ func skipNumber(s string, i int) int {
 }
 
 func wordBefore(s string, i int) bool { return i > 0 && (isWord(s[i-1]) || isDigit(s[i-1])) }
-func isDigit(c byte) bool          { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool             { return c >= '0' && c <= '9' }
 func isWord(c byte) bool {
 	return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '@'
 }

@@ -63,6 +63,8 @@ type Command struct {
 	Affected int64  `json:"affected"`
 	Checksum string `json:"checksum,omitempty"`
 	Error    *Error `json:"error,omitempty"`
+	// Unanswered: the capture or the connection stopped before the answer
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // Error is the server's error answer to a command.
@@ -174,12 +176,12 @@ func (w *writer) close() error {
 
 // Line is one decoded line of a capture, with its kind in Type.
 type Line struct {
-	Type string
-	Header
-	Open
-	Command
-	Close
-	End
+	Type    string
+	Header  *Header
+	Open    *Open
+	Command *Command
+	Close   *Close
+	End     *End
 }
 
 // Read reads a capture, refusing anything that is not one: the error
@@ -216,7 +218,7 @@ func read(path string, r io.Reader) (Header, []Line, error) {
 			return h, nil, fmt.Errorf("%s:%d: %v (%w)", path, n, err, ErrBadInput)
 		}
 		if n == 1 {
-			h = l.Header
+			h = *l.Header
 		}
 		lines = append(lines, l)
 	}
@@ -243,15 +245,20 @@ func decodeLine(b []byte, first bool) (Line, error) {
 	var dst any
 	switch kind.Type {
 	case "header":
-		dst = &l.Header
+		l.Header = &Header{}
+		dst = l.Header
 	case "open":
-		dst = &l.Open
+		l.Open = &Open{}
+		dst = l.Open
 	case "command":
-		dst = &l.Command
+		l.Command = &Command{}
+		dst = l.Command
 	case "close":
-		dst = &l.Close
+		l.Close = &Close{}
+		dst = l.Close
 	case "end":
-		dst = &l.End
+		l.End = &End{}
+		dst = l.End
 	default:
 		return l, fmt.Errorf("unknown line type %q (valid: header, open, command, close, end)", kind.Type)
 	}
@@ -259,7 +266,7 @@ func decodeLine(b []byte, first bool) (Line, error) {
 		return l, fmt.Errorf("%s line: %v", kind.Type, err)
 	}
 	if first {
-		return l, checkHeader(l.Header)
+		return l, checkHeader(*l.Header)
 	}
 	return l, nil
 }
