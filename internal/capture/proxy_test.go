@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -82,35 +84,205 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func TestProxyExplore(t *testing.T) {
-	ci := server(t, "mariadb-innodb")
-	addr, out, stop := proxied(t, "mysql", ci)
-	db, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/%s", ci.User, ci.Password, addr, ci.Database))
-	must(t, err)
+// scenario is what the test's application sends: session A runs text
+// queries, a prepared statement with a parameter, a transaction and an
+// error while session B runs one query; both then quit.
+func scenario(t *testing.T, db *sql.DB, ph func(int) string) {
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
+	a, err := db.Conn(ctx)
 	must(t, err)
-	_, err = conn.ExecContext(ctx, "CREATE TABLE t (id int primary key, v text)")
+	b, err := db.Conn(ctx)
 	must(t, err)
-	_, err = conn.ExecContext(ctx, "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)")
-	must(t, err)
-	var v string
-	must(t, conn.QueryRowContext(ctx, "SELECT v FROM t WHERE id = ?", 2).Scan(&v))
-	rows, err := conn.QueryContext(ctx, "SELECT * FROM t ORDER BY id")
+	for _, q := range []string{"CREATE TABLE t (id int primary key, v text)", "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)"} {
+		_, err := a.ExecContext(ctx, q)
+		must(t, err)
+	}
+	rows, err := a.QueryContext(ctx, "SELECT v FROM t ORDER BY id")
 	must(t, err)
 	for rows.Next() {
 	}
-	rows.Close()
-	tx, err := conn.BeginTx(ctx, nil)
+	must(t, rows.Close())
+	var v string
+	must(t, a.QueryRowContext(ctx, "SELECT v FROM t WHERE id = "+ph(1), 2).Scan(&v))
+	var n int
+	must(t, b.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n))
+	tx, err := a.BeginTx(ctx, nil)
 	must(t, err)
-	_, err = tx.ExecContext(ctx, "UPDATE t SET v = ? WHERE id = ?", "c", 3)
+	_, err = tx.ExecContext(ctx, "UPDATE t SET v = "+ph(1)+" WHERE id = "+ph(2), "c", 3)
 	must(t, err)
 	must(t, tx.Commit())
-	_, err = conn.ExecContext(ctx, "SELECT * FROM missing")
-	t.Log(err)
-	conn.Close()
-	db.Close()
-	stop()
-	b, _ := os.ReadFile(out)
-	t.Logf("%s", b)
+	if _, err := a.ExecContext(ctx, "SELECT * FROM missing"); err == nil {
+		t.Fatal("a query of a missing table succeeded")
+	}
+	if err := a.QueryRowContext(ctx, "SELECT v FROM missing WHERE id = "+ph(1), 1).Scan(&v); err == nil {
+		t.Fatal("a prepared query of a missing table succeeded")
+	}
+	must(t, a.Close())
+	must(t, b.Close())
+	must(t, db.Close())
+}
+
+// sum is the checksum of rows given as their payloads, as docs/capture.md
+// defines it.
+func sum(payloads ...[]byte) string {
+	var r rows
+	for _, p := range payloads {
+		r.add(p)
+	}
+	return r.sum()
+}
+
+// pgRow is a DataRow's body of text values (nil for NULL).
+func pgRow(vals ...any) []byte {
+	b := []byte{0, byte(len(vals))}
+	for _, v := range vals {
+		if v == nil {
+			b = append(b, 0xff, 0xff, 0xff, 0xff)
+			continue
+		}
+		s := v.(string)
+		b = append(b, 0, 0, 0, byte(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+type want struct {
+	kind, text string
+	params     []any
+	rows       int64
+	affected   int64
+	checksum   string
+	errCode    string
+}
+
+func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
+	my := []want{
+		{kind: "query", text: "CREATE TABLE t (id int primary key, v text)"},
+		{kind: "query", text: "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)", affected: 3},
+		{kind: "query", text: "SELECT v FROM t ORDER BY id", rows: 3, checksum: sum([]byte("\x01a"), []byte("\x01b"), []byte{0xfb})},
+		{kind: "prepare", text: "SELECT v FROM t WHERE id = ?"},
+		{kind: "execute", text: "SELECT v FROM t WHERE id = ?", params: []any{2.0}, rows: 1, checksum: sum([]byte("\x00\x00\x01b"))},
+		{kind: "close", text: "SELECT v FROM t WHERE id = ?"},
+		{kind: "begin", text: "START TRANSACTION"},
+		{kind: "prepare", text: "UPDATE t SET v = ? WHERE id = ?"},
+		{kind: "execute", text: "UPDATE t SET v = ? WHERE id = ?", params: []any{"c", 3.0}, affected: 1},
+		{kind: "close", text: "UPDATE t SET v = ? WHERE id = ?"},
+		{kind: "commit", text: "COMMIT"},
+		{kind: "query", text: "SELECT * FROM missing", errCode: "1146"},
+		{kind: "prepare", text: "SELECT v FROM missing WHERE id = ?", errCode: "1146"},
+	}
+	pg := []want{
+		{kind: "query", text: "CREATE TABLE t (id int primary key, v text)"},
+		{kind: "query", text: "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)", affected: 3},
+		// pgx prepares every query with no arguments but Exec's
+		{kind: "prepare", text: "SELECT v FROM t ORDER BY id"},
+		{kind: "execute", text: "SELECT v FROM t ORDER BY id", rows: 3, checksum: sum(pgRow("a"), pgRow("b"), pgRow(nil))},
+		{kind: "prepare", text: "SELECT v FROM t WHERE id = $1"},
+		{kind: "execute", text: "SELECT v FROM t WHERE id = $1", params: []any{2.0}, rows: 1, checksum: sum(pgRow("b"))},
+		{kind: "begin", text: "begin"},
+		{kind: "prepare", text: "UPDATE t SET v = $1 WHERE id = $2"},
+		{kind: "execute", text: "UPDATE t SET v = $1 WHERE id = $2", params: []any{"c", 3.0}, affected: 1},
+		{kind: "commit", text: "commit"},
+		{kind: "query", text: "SELECT * FROM missing", errCode: "42P01"},
+		{kind: "prepare", text: "SELECT v FROM missing WHERE id = $1", errCode: "42P01"},
+	}
+	for _, c := range []struct {
+		target, scheme, driver, dsn string
+		ph                          func(int) string
+		a, b                        []want
+	}{
+		// TLS is preferred, not required: the proxy refuses it and the
+		// session goes on in the clear
+		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s?tls=preferred", func(int) string { return "?" }, my,
+			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}},
+		{"postgres", "postgres", "pgx", "postgres://%s:%s@%s/%s?sslmode=prefer", func(i int) string { return fmt.Sprintf("$%d", i) }, pg, []want{
+			{kind: "prepare", text: "SELECT count(*) FROM t"},
+			// a bigint, in binary as pgx asks for it
+			{kind: "execute", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte{0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3})},
+		}},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			ci := server(t, c.target)
+			addr, out, stop := proxied(t, c.scheme, ci)
+			db, err := sql.Open(c.driver, fmt.Sprintf(c.dsn, ci.User, ci.Password, addr, ci.Database))
+			must(t, err)
+			scenario(t, db, c.ph)
+			waitClosed(t, out, 2)
+			stop()
+			checkCapture(t, out, c.scheme, ci, c.a, c.b)
+		})
+	}
+}
+
+// waitClosed waits for n sessions' close lines: the client's goodbye
+// reaches the proxy after the driver has returned.
+func waitClosed(t *testing.T, path string, n int) {
+	for i := 0; i < 200; i++ {
+		b, _ := os.ReadFile(path)
+		if bytes.Count(b, []byte(`"type":"close"`)) >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s: fewer than %d sessions closed", path, n)
+}
+
+func checkCapture(t *testing.T, path, scheme string, ci target.ConnInfo, a, b []want) {
+	t.Helper()
+	h, lines, err := Read(path)
+	must(t, err)
+	proto, _, _ := parseTo(scheme + "://x")
+	if h.Protocol != proto || h.Source != "proxy" || h.ServerVersion == "" {
+		t.Errorf("header %+v", h)
+	}
+	cmds := map[int64][]*Command{}
+	var opens, closes []int64
+	var end *End
+	for _, l := range lines {
+		switch l.Type {
+		case "open":
+			opens = append(opens, l.Open.Session)
+			if l.Open.User != ci.User || l.Open.Database != ci.Database {
+				t.Errorf("open: %+v", *l.Open)
+			}
+		case "command":
+			cmds[l.Command.Session] = append(cmds[l.Command.Session], l.Command)
+		case "close":
+			closes = append(closes, l.Close.Session)
+			if l.Close.Reason != "client quit" {
+				t.Errorf("session %d closed: %s", l.Close.Session, l.Close.Reason)
+			}
+		case "end":
+			end = l.End
+		}
+	}
+	if len(opens) != 2 || len(closes) != 2 || end == nil || end.Sessions != 2 || end.Cut != 0 {
+		t.Fatalf("sessions opened %v, closed %v, end %+v", opens, closes, end)
+	}
+	checkSession(t, cmds[1], a)
+	checkSession(t, cmds[2], b)
+}
+
+func checkSession(t *testing.T, got []*Command, w []want) {
+	t.Helper()
+	slices.SortFunc(got, func(x, y *Command) int { return int(x.Seq - y.Seq) })
+	if len(got) != len(w) {
+		for _, c := range got {
+			t.Logf("%d %s %q", c.Seq, c.Kind, c.Text)
+		}
+		t.Fatalf("%d commands recorded, want %d", len(got), len(w))
+	}
+	for i, c := range got {
+		e := w[i]
+		code := ""
+		if c.Error != nil {
+			code = c.Error.Code
+		}
+		if c.Seq != int64(i+1) || c.Kind != e.kind || c.Text != e.text || !reflect.DeepEqual(c.Params, e.params) ||
+			c.Rows != e.rows || c.Affected != e.affected || c.Checksum != e.checksum || code != e.errCode ||
+			c.EndNs < c.StartNs || c.Unanswered {
+			t.Errorf("command %d: got %+v (error %v)\nwant %+v", i+1, *c, c.Error, e)
+		}
+	}
 }
