@@ -24,6 +24,14 @@ const (
 // command exits 2 on it.
 var ErrBadInput = errors.New("bad input")
 
+// inputError is bad input: its message alone, and ErrBadInput to errors.Is.
+type inputError struct{ err error }
+
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{e.err, ErrBadInput} }
+
+func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
 // Header is the file's first line.
 type Header struct {
 	Type          string   `json:"type"` // "header"
@@ -107,9 +115,10 @@ type writer struct {
 }
 
 func newWriter(path string) (*writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	// an earlier capture is never overwritten
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("--out: %w (%w)", err, ErrBadInput)
+		return nil, badInput("--out: %w (a capture is never overwritten)", err)
 	}
 	return &writer{f: f, w: bufio.NewWriter(f)}, nil
 }
@@ -189,7 +198,7 @@ type Line struct {
 func Read(path string) (Header, []Line, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Header{}, nil, fmt.Errorf("%s: %w (%w)", path, err, ErrBadInput)
+		return Header{}, nil, badInput("%s: %w", path, err)
 	}
 	defer f.Close()
 	return read(path, f)
@@ -203,7 +212,7 @@ func read(path string, r io.Reader) (Header, []Line, error) {
 		b, err := br.ReadBytes('\n')
 		if err == io.EOF && len(b) == 0 {
 			if n == 1 {
-				return h, nil, fmt.Errorf("%s: empty, not a capture (%w)", path, ErrBadInput)
+				return h, nil, badInput("%s: empty, not a capture", path)
 			}
 			return h, lines, nil
 		}
@@ -211,11 +220,11 @@ func read(path string, r io.Reader) (Header, []Line, error) {
 			return h, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if err == io.EOF {
-			return h, nil, fmt.Errorf("%s:%d: truncated line (no newline at its end) (%w)", path, n, ErrBadInput)
+			return h, nil, badInput("%s:%d: truncated line (no newline at its end)", path, n)
 		}
 		l, err := decodeLine(b, n == 1)
 		if err != nil {
-			return h, nil, fmt.Errorf("%s:%d: %v (%w)", path, n, err, ErrBadInput)
+			return h, nil, badInput("%s:%d: %v", path, n, err)
 		}
 		if n == 1 {
 			h = *l.Header

@@ -48,7 +48,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
-		return fmt.Errorf("--listen %s: %w (%w)", o.Listen, err, ErrBadInput)
+		return badInput("--listen %s: %w", o.Listen, err)
 	}
 	w, err := newWriter(o.Out)
 	if err != nil {
@@ -175,13 +175,19 @@ func (p *proxy) finish(cut int64) error {
 	return nil
 }
 
+// Schemes are the URL schemes --to takes, and ToHelp says what --to is.
+const (
+	Schemes = "mysql, mariadb, postgres, postgresql"
+	ToHelp  = "--to is the server's URL: mysql://HOST:PORT (MariaDB, MySQL) or postgres://HOST:PORT."
+)
+
 // parseTo takes the protocol from the URL's scheme and the address from
 // its host; the user and password are dropped here, and no error repeats
 // the URL, which may hold them.
 func parseTo(to string) (protocol, addr string, err error) {
 	u, perr := url.Parse(to)
 	if perr != nil || u.Host == "" {
-		return "", "", fmt.Errorf("--to: not a URL such as mysql://HOST:PORT or postgres://HOST:PORT (%w)", ErrBadInput)
+		return "", "", badInput("--to: not a URL such as mysql://HOST:PORT or postgres://HOST:PORT")
 	}
 	port := ""
 	switch strings.ToLower(u.Scheme) {
@@ -190,7 +196,7 @@ func parseTo(to string) (protocol, addr string, err error) {
 	case "postgres", "postgresql":
 		protocol, port = ProtoPostgres, "5432"
 	default:
-		return "", "", fmt.Errorf("--to: scheme %q; valid: mysql, mariadb, postgres, postgresql (%w)", u.Scheme, ErrBadInput)
+		return "", "", badInput("--to: scheme %q; valid: %s", u.Scheme, Schemes)
 	}
 	if u.Port() != "" {
 		port = u.Port()
@@ -203,11 +209,11 @@ func parseTo(to string) (protocol, addr string, err error) {
 func checkLoopback(listen string) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
-		return fmt.Errorf("--listen %q: want HOST:PORT such as 127.0.0.1:6033 (%w)", listen, ErrBadInput)
+		return badInput("--listen %q: want HOST:PORT such as 127.0.0.1:6033", listen)
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("--listen %q: the proxy listens on a loopback address only (127.0.0.1, ::1) (%w)", listen, ErrBadInput)
+		return badInput("--listen %q: the proxy listens on a loopback address only (127.0.0.1, ::1)", listen)
 	}
 	return nil
 }

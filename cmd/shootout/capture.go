@@ -1,0 +1,51 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"shootout/internal/capture"
+)
+
+func captureCmd() *cobra.Command {
+	var o capture.Options
+	var show string
+	c := &cobra.Command{
+		Use:   "capture (--listen ADDR --to URL --out FILE | --show FILE)",
+		Short: "Record what an application sends its database server, through a proxy of shootout's own; show a capture",
+		Long: "capture --listen 127.0.0.1:PORT --to URL --out FILE passes an application's sessions through to its server\n" +
+			"unchanged and records every command with its timings, rows, errors and a checksum of the rows, until\n" +
+			"Ctrl-C or SIGTERM.\n" + capture.ToHelp + "\n\n" +
+			"capture --show FILE prints a capture's header, its sessions, commands and statements' fingerprints.\n" +
+			"The format is in docs/capture.md.",
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			proxy := o.Listen != "" || o.To != "" || o.Out != ""
+			switch {
+			case show != "" && proxy:
+				return usage(fmt.Errorf("capture: --show reads a capture; --listen, --to and --out run the proxy: give one or the other"))
+			case show != "":
+				return inputErr(capture.Show(cmd.OutOrStdout(), show, termWidth()))
+			case o.Listen == "" || o.To == "" || o.Out == "":
+				return usage(fmt.Errorf("capture: the proxy needs --listen, --to and --out together (or --show FILE to read a capture)"))
+			}
+			o.Log = cmd.ErrOrStderr()
+			return inputErr(capture.Run(cmd.Context(), o))
+		},
+	}
+	c.Flags().StringVar(&o.Listen, "listen", "", "loopback address the proxy listens on, such as 127.0.0.1:6033")
+	c.Flags().StringVar(&o.To, "to", "", "the server's URL; its scheme names the protocol ("+capture.Schemes+"); a user or password in it is never used or written")
+	c.Flags().StringVar(&o.Out, "out", "", "the capture file to write (never overwritten)")
+	c.Flags().StringVar(&show, "show", "", "print this capture's header and summary")
+	return c
+}
+
+// inputErr makes the capture's bad input a usage error: exit 2.
+func inputErr(err error) error {
+	if errors.Is(err, capture.ErrBadInput) {
+		return usage(err)
+	}
+	return err
+}
