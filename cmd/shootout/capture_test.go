@@ -1,0 +1,89 @@
+package main
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Bad input to capture is one line naming the flag or the file, exit 2,
+// and a password in --to never shows.
+func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
+	dir := t.TempDir()
+	notCapture := filepath.Join(dir, "slow.log")
+	if err := os.WriteFile(notCapture, []byte("# Time: 2026-11-28T02:00:00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "c.jsonl")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--show", notCapture}, notCapture + ":1: not a shootout capture"},
+		{[]string{"--show", filepath.Join(dir, "none")}, filepath.Join(dir, "none") + ": open"},
+		{[]string{"--listen", "0.0.0.0:6033", "--to", "mysql://u:Secret9@127.0.0.1:3306", "--out", out}, "--listen \"0.0.0.0:6033\": the proxy listens on a loopback address only"},
+		{[]string{"--listen", "127.0.0.1:6033", "--to", "mysql://u:Sec%zzret9@127.0.0.1", "--out", out}, "--to: not a URL"},
+		{[]string{"--listen", "127.0.0.1:6033", "--to", "redis://u:Secret9@127.0.0.1", "--out", out}, "--to: scheme \"redis\"; valid:"},
+		{[]string{"--listen", "127.0.0.1:6033", "--out", out}, "the proxy needs --listen, --to and --out together"},
+		{[]string{"--show", notCapture, "--out", out}, "give one or the other"},
+	} {
+		stdout, stderr, code := shootout(t, nil, append([]string{"capture"}, c.args...)...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || len(lines) != 1 || !strings.Contains(stderr, c.want) || strings.Contains(stdout+stderr, "Secret9") || strings.Contains(stdout+stderr, "Sec%zzret9") {
+			t.Errorf("capture %v: exit %d, want 2 and one line with %q\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("bad input left a capture file behind")
+	}
+}
+
+// SIGTERM stops the proxy with a complete file: its header and its end
+// line, exit 0.
+func TestCaptureStopsOnSIGTERMWithACompleteFile(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	cmd := exec.Command(bin, "capture", "--listen", addr, "--to", "mysql://app:Secret9@127.0.0.1:1/db", "--out", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if i == 200 {
+			cmd.Process.Kill()
+			t.Fatalf("the proxy never listened on %s: %s", addr, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("capture after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"type":"header","format":"shootout-capture","version":1`) ||
+		!strings.HasPrefix(lines[1], `{"type":"end"`) || !strings.Contains(lines[1], "stopped by a signal") {
+		t.Errorf("the capture after SIGTERM:\n%s", b)
+	}
+	if strings.Contains(string(b)+stderr.String(), "Secret9") {
+		t.Errorf("the password of --to is in the capture or the log")
+	}
+}
