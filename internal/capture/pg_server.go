@@ -109,6 +109,12 @@ func (pg *pgSession) failed(body []byte, at int64) {
 	var m pgproto3.ErrorResponse
 	m.Decode(body)
 	head := pg.pending[0]
+	if head.wait == waitBind && len(pg.pending) > 1 && pg.pending[1].wait == waitExecute {
+		// a Bind plans the statement with its parameters (1/$1 with 0
+		// fails there): its error is that of the Execute it binds for
+		pg.pending = pg.pending[1:]
+		head = pg.pending[0]
+	}
 	if head.cmd != nil {
 		head.cmd.Error = &Error{Code: m.Code, Message: m.Message}
 	}

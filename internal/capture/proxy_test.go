@@ -17,7 +17,8 @@ import (
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"shootout/internal/target"
 	"shootout/internal/testenv"
@@ -89,7 +90,7 @@ func must(t *testing.T, err error) {
 // scenario is what the test's application sends: session A runs text
 // queries, a prepared statement with a parameter, a transaction and an
 // error while session B runs one query; both then quit.
-func scenario(t *testing.T, db *sql.DB, ph func(int) string) {
+func scenario(t *testing.T, db *sql.DB, ph func(int) string, extra func(*testing.T, *sql.Conn)) {
 	ctx := context.Background()
 	a, err := db.Conn(ctx)
 	must(t, err)
@@ -118,6 +119,9 @@ func scenario(t *testing.T, db *sql.DB, ph func(int) string) {
 	}
 	if err := a.QueryRowContext(ctx, "SELECT v FROM missing WHERE id = "+ph(1), 1).Scan(&v); err == nil {
 		t.Fatal("a prepared query of a missing table succeeded")
+	}
+	if extra != nil {
+		extra(t, a)
 	}
 	must(t, a.Close())
 	must(t, b.Close())
@@ -157,6 +161,7 @@ type want struct {
 	affected   int64
 	checksum   string
 	errCode    string
+	unanswered bool
 }
 
 func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
@@ -189,32 +194,71 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 		{kind: "commit", text: "commit"},
 		{kind: "query", text: "SELECT * FROM missing", errCode: "42P01"},
 		{kind: "prepare", text: "SELECT v FROM missing WHERE id = $1", errCode: "42P01"},
+		{kind: "prepare", text: "SELECT 1 / $1::int"},
+		{kind: "prepare", text: "SELECT 2 + $1::int"},
+		{kind: "execute", text: "SELECT 1 / $1::int", params: []any{0.0}, errCode: "22012"},
+		{kind: "execute", text: "SELECT 2 + $1::int", params: []any{1.0}, unanswered: true},
 	}
 	for _, c := range []struct {
 		target, scheme, driver, dsn string
 		ph                          func(int) string
 		a, b                        []want
+		extra                       func(*testing.T, *sql.Conn)
 	}{
 		// TLS is preferred, not required: the proxy refuses it and the
 		// session goes on in the clear
 		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s?tls=preferred", func(int) string { return "?" }, my,
-			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}},
+			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}, nil},
 		{"postgres", "postgres", "pgx", "postgres://%s:%s@%s/%s?sslmode=prefer", func(i int) string { return fmt.Sprintf("$%d", i) }, pg, []want{
 			{kind: "prepare", text: "SELECT count(*) FROM t"},
 			// a bigint, in binary as pgx asks for it
 			{kind: "execute", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte{0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3})},
-		}},
+		}, pgBatch},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			ci := server(t, c.target)
 			addr, out, stop := proxied(t, c.scheme, ci)
 			db, err := sql.Open(c.driver, fmt.Sprintf(c.dsn, ci.User, ci.Password, addr, ci.Database))
 			must(t, err)
-			scenario(t, db, c.ph)
+			if c.scheme == "postgres" {
+				refusesTLS(t, addr)
+			}
+			scenario(t, db, c.ph, c.extra)
 			waitClosed(t, out, 2)
 			stop()
 			checkCapture(t, out, c.scheme, ci, c.a, c.b)
 		})
+	}
+}
+
+// pgBatch sends two statements in one batch (one Sync): the first fails,
+// so the server skips the second, which was sent but never run.
+func pgBatch(t *testing.T, c *sql.Conn) {
+	must(t, c.Raw(func(dc any) error {
+		conn := dc.(*stdlib.Conn).Conn()
+		b := &pgx.Batch{}
+		b.Queue("SELECT 1 / $1::int", 0)
+		b.Queue("SELECT 2 + $1::int", 1)
+		err := conn.SendBatch(context.Background(), b).Close()
+		if err == nil {
+			t.Error("a batch dividing by zero succeeded")
+		}
+		return nil
+	}))
+}
+
+// refusesTLS asks the proxy for TLS as a PostgreSQL client does first:
+// the proxy answers no itself, at once.
+func refusesTLS(t *testing.T, addr string) {
+	c, err := net.Dial("tcp", addr)
+	must(t, err)
+	defer c.Close()
+	_, err = c.Write([]byte{0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f})
+	must(t, err)
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	b := make([]byte, 1)
+	if _, err := c.Read(b); err != nil || b[0] != 'N' {
+		t.Fatalf("the proxy's answer to an SSLRequest: %q, %v; want N", b, err)
 	}
 }
 
@@ -284,7 +328,7 @@ func checkSession(t *testing.T, got []*Command, w []want) {
 		}
 		if c.Seq != int64(i+1) || c.Kind != e.kind || c.Text != e.text || !reflect.DeepEqual(c.Params, e.params) ||
 			c.Rows != e.rows || c.Affected != e.affected || c.Checksum != e.checksum || code != e.errCode ||
-			c.EndNs < c.StartNs || c.Unanswered {
+			(!c.Unanswered && c.EndNs < c.StartNs) || c.Unanswered != e.unanswered {
 			t.Errorf("command %d: got %+v (error %v)\nwant %+v", i+1, *c, c.Error, e)
 		}
 	}
