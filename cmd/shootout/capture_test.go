@@ -20,6 +20,10 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "c.jsonl")
+	earlier := filepath.Join(dir, "earlier.jsonl")
+	if err := os.WriteFile(earlier, []byte("an earlier capture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -31,6 +35,7 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:6033", "--to", "redis://u:Secret9@127.0.0.1", "--out", out}, "--to: scheme \"redis\"; valid:"},
 		{[]string{"--listen", "127.0.0.1:6033", "--out", out}, "the proxy needs --listen, --to and --out together"},
 		{[]string{"--show", notCapture, "--out", out}, "give one or the other"},
+		{[]string{"--listen", "127.0.0.1:0", "--to", "mysql://127.0.0.1:1", "--out", earlier}, "earlier.jsonl: file exists (a capture is never overwritten)"},
 	} {
 		stdout, stderr, code := shootout(t, nil, append([]string{"capture"}, c.args...)...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
