@@ -11,6 +11,7 @@ import (
 const (
 	capMySQL        = 1 << 0 // unset by MariaDB, whose extended flags follow
 	capConnectDB    = 1 << 3
+	capCompress     = 1 << 5
 	capProtocol41   = 1 << 9
 	capSSL          = 1 << 11
 	capPluginAuth   = 1 << 19

@@ -50,8 +50,9 @@ func (my *mySession) fromServer(p *pipe) string {
 }
 
 // greeting reads the server's version and capabilities, and clears its
-// TLS flag (the one bit the proxy changes) so that a client which would
-// take TLS goes on in the clear instead: the proxy could read nothing.
+// TLS and compression flags (the only bits the proxy changes) so that a
+// client which would take either goes on in plain packets instead: the
+// proxy could read nothing of an encrypted or compressed session.
 func (my *mySession) greeting(frames, b []byte) {
 	r := &reader{b: b}
 	if r.byte1() != 10 {
@@ -63,6 +64,7 @@ func (my *mySession) greeting(frames, b []byte) {
 	low := r.uint(2)
 	if r.err == nil {
 		at := 4 + (len(b) - len(r.b) - 2) // the flags' offset in the frame
+		frames[at] &^= capCompress
 		frames[at+1] &^= capSSL >> 8
 	}
 	r.take(1 + 2)
@@ -71,7 +73,7 @@ func (my *mySession) greeting(frames, b []byte) {
 	if caps&capMySQL == 0 {
 		caps |= r.uint(4) << 32
 	}
-	my.caps.Store(caps &^ capSSL)
+	my.caps.Store(caps &^ (capSSL | capCompress))
 }
 
 // answer hands one packet of the server's answer to the oldest command.

@@ -381,3 +381,28 @@ func TestProxyStopRecordsWhatWasInFlight(t *testing.T) {
 		t.Errorf("after a stop mid-query:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A client that asks for compression gets plain packets: the proxy
+// clears the flag in the greeting, and the capture can read the session.
+func TestProxyMySQLClientAskingForCompressionIsRecorded(t *testing.T) {
+	ci := server(t, "mariadb-innodb")
+	addr, out, stop := proxied(t, "mysql", ci)
+	db, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/%s?compress=true&readTimeout=5s&timeout=5s", ci.User, ci.Password, addr, ci.Database))
+	must(t, err)
+	var n int
+	must(t, db.QueryRow("SELECT 1 + 1").Scan(&n))
+	must(t, db.Close())
+	waitClosed(t, out, 1)
+	stop()
+	_, lines, err := Read(out)
+	must(t, err)
+	var texts []string
+	for _, l := range lines {
+		if l.Type == "command" {
+			texts = append(texts, l.Command.Text)
+		}
+	}
+	if n != 2 || !reflect.DeepEqual(texts, []string{"SELECT 1 + 1"}) {
+		t.Errorf("a compressing client: answer %d, commands recorded %q", n, texts)
+	}
+}
