@@ -20,12 +20,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"shootout/internal/proto"
 	"shootout/internal/target"
 	"shootout/internal/testenv"
 )
 
 // server starts a private server of the target and returns how to reach it.
-func server(t *testing.T, name string) target.ConnInfo {
+func server(t *testing.T, name string) proto.Endpoint {
 	t.Helper()
 	tg, err := target.Lookup(name)
 	if err != nil {
@@ -37,12 +38,12 @@ func server(t *testing.T, name string) target.ConnInfo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inst.Stop(context.Background()) })
-	return inst.(target.Connectable).ConnInfo()
+	return inst.Endpoint()
 }
 
 // proxied runs the proxy in front of the server until the returned stop
 // is called, which waits for the capture file to be complete.
-func proxied(t *testing.T, scheme string, ci target.ConnInfo) (addr, out string, stop func()) {
+func proxied(t *testing.T, scheme string, ci proto.Endpoint) (addr, out string, stop func()) {
 	t.Helper()
 	port, err := target.FreeLoopbackPort()
 	if err != nil {
@@ -55,7 +56,7 @@ func proxied(t *testing.T, scheme string, ci target.ConnInfo) (addr, out string,
 	var log bytes.Buffer
 	go func() {
 		done <- Run(ctx, Options{Listen: addr, Out: out, Log: &log,
-			To: fmt.Sprintf("%s://%s:%s@%s:%d/%s", scheme, ci.User, ci.Password, ci.Host, ci.Port, ci.Database)})
+			To: fmt.Sprintf("%s://%s:%s@%s/%s", scheme, ci.User, ci.Password, ci.Address, ci.Database)})
 	}()
 	for i := 0; ; i++ {
 		c, err := net.Dial("tcp", addr)
@@ -275,7 +276,7 @@ func waitClosed(t *testing.T, path string, n int) {
 	t.Fatalf("%s: fewer than %d sessions closed", path, n)
 }
 
-func checkCapture(t *testing.T, path, scheme string, ci target.ConnInfo, a, b []want) {
+func checkCapture(t *testing.T, path, scheme string, ci proto.Endpoint, a, b []want) {
 	t.Helper()
 	h, lines, err := Read(path)
 	must(t, err)
