@@ -28,6 +28,11 @@ import (
 // server starts a private server of the target and returns how to reach it.
 func server(t *testing.T, name string) proto.Endpoint {
 	t.Helper()
+	return start(t, name).Endpoint()
+}
+
+func start(t *testing.T, name string) target.Instance {
+	t.Helper()
 	tg, err := target.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +43,7 @@ func server(t *testing.T, name string) proto.Endpoint {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inst.Stop(context.Background()) })
-	return inst.Endpoint()
+	return inst
 }
 
 // proxied runs the proxy in front of the server until the returned stop
@@ -405,5 +410,34 @@ func TestProxyMySQLClientAskingForCompressionIsRecorded(t *testing.T) {
 	}
 	if n != 2 || !reflect.DeepEqual(texts, []string{"SELECT 1 + 1"}) {
 		t.Errorf("a compressing client: answer %d, commands recorded %q", n, texts)
+	}
+}
+
+// A server that asks for the password in clear text gets it through the
+// proxy, and the capture never holds it: the authentication exchange is
+// passed on unread.
+func TestProxyNeverRecordsACleartextPassword(t *testing.T) {
+	inst := start(t, "postgres")
+	ci := inst.Endpoint()
+	hba := "host all all 127.0.0.1/32 password\n"
+	must(t, os.WriteFile(filepath.Join(inst.DataDir(), "pg_hba.conf"), []byte(hba), 0o600))
+	direct, err := sql.Open("pgx", fmt.Sprintf("postgres://%s:%s@%s/%s", ci.User, ci.Password, ci.Address, ci.Database))
+	must(t, err)
+	_, err = direct.Exec("SELECT pg_reload_conf()")
+	must(t, err)
+	must(t, direct.Close())
+	addr, out, stop := proxied(t, "postgres", ci)
+	// pgx sends a cleartext password only over TLS unless told it may
+	db, err := sql.Open("pgx", fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", ci.User, ci.Password, addr, ci.Database))
+	must(t, err)
+	var n int
+	must(t, db.QueryRow("SELECT 41 + 1").Scan(&n))
+	must(t, db.Close())
+	waitClosed(t, out, 1)
+	stop() // fails the test if the password is in the capture or the log
+	b, err := os.ReadFile(out)
+	must(t, err)
+	if n != 42 || !bytes.Contains(b, []byte("SELECT 41 + 1")) {
+		t.Errorf("the session through the proxy: %d\n%s", n, b)
 	}
 }
