@@ -2,6 +2,8 @@ package capture
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -86,17 +88,19 @@ func runMySQL(s *session) string {
 // payload of 16 MiB or more spans several) and the joined payload.
 func readPacket(p *pipe, buf []byte) (frames, payload []byte, err error) {
 	frames = buf[:0]
-	for {
-		head, err := p.readFull(nil, 4)
-		if err != nil {
+	for first := true; ; first = false {
+		start := len(frames)
+		frames = slices.Grow(frames, 4)[:start+4]
+		if _, err := io.ReadFull(p.r, frames[start:]); err != nil {
 			return nil, nil, err
 		}
-		n := int(head[0]) | int(head[1])<<8 | int(head[2])<<16
-		start := len(frames)
-		frames = append(frames, head...)
-		frames = append(frames, make([]byte, n)...)
-		if _, err := p.readFull(frames[start+4:], n); err != nil {
+		n := int(frames[start]) | int(frames[start+1])<<8 | int(frames[start+2])<<16
+		frames = slices.Grow(frames, n)[:start+4+n]
+		if _, err := io.ReadFull(p.r, frames[start+4:]); err != nil {
 			return nil, nil, err
+		}
+		if first && n < 0xffffff {
+			return frames, frames[4:], nil // the usual packet: its payload is read in place
 		}
 		payload = append(payload, frames[start+4:]...)
 		if n < 0xffffff {

@@ -3,6 +3,8 @@ package capture
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,8 +89,8 @@ func readMessage(p *pipe, buf []byte) (frame, body []byte, err error) {
 	if n < 4 || n > 1<<30 {
 		return nil, nil, fmt.Errorf("a message of length %d", n)
 	}
-	frame = append(frame[:5], make([]byte, n-4)...)
-	if _, err := p.readFull(frame[5:], n-4); err != nil {
+	frame = slices.Grow(frame, n-4)[:n+1]
+	if _, err := io.ReadFull(p.r, frame[5:]); err != nil {
 		return nil, nil, err
 	}
 	return frame, frame[5:], nil

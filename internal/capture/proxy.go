@@ -150,7 +150,8 @@ func (p *proxy) headerLine(version string) Header {
 		"the authentication exchange (never recorded: it holds password hashes)",
 	}
 	if p.protocol == ProtoMySQL {
-		missing = append(missing, "COM_STMT_SEND_LONG_DATA's parameter data", "LOAD DATA LOCAL's file contents")
+		missing = append(missing, "COM_STMT_SEND_LONG_DATA's parameter data", "LOAD DATA LOCAL's file contents",
+			"server-side cursors: rows fetched with COM_STMT_FETCH are not told apart from the execute that opened them")
 	} else {
 		missing = append(missing, "COPY's data", "FunctionCall messages")
 	}
