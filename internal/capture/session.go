@@ -34,9 +34,9 @@ type session struct {
 func now() int64 { return time.Now().UnixNano() }
 
 // open writes the session's first line once its user and database are
-// known (the client's first message).
-// Sessions are numbered as they open, so connections that never got as
-// far (a refused TLS attempt, a cancel request) leave no gap.
+// known (the client's first message). Sessions are numbered here, so
+// connections that never got as far (a refused TLS attempt, a cancel
+// request) leave no gap.
 func (s *session) open(user, db string, attrs map[string]string) {
 	s.mu.Lock()
 	s.opened = true
