@@ -152,6 +152,9 @@ func (w *Workload) read() error {
 	if len(w.tables) == 0 {
 		return fmt.Errorf("--dump %s: no CREATE TABLE: want mysqldump or mariadb-dump output with the tables' structure", w.file)
 	}
+	if w.queriesFile == "" {
+		return nil // the data alone, for another workload's statements (Data)
+	}
 	return w.readPages()
 }
 
