@@ -7,5 +7,6 @@ import (
 	_ "shootout/internal/workload/oltp"    // sysbench OLTP tests
 	_ "shootout/internal/workload/ping"    // each server's round-trip floor
 	_ "shootout/internal/workload/redmine" // the issue tracker of seeds 000/002
+	_ "shootout/internal/workload/replay"  // your application, captured (shootout capture) and replayed
 	_ "shootout/internal/workload/shop"    // the web shop of seed 001
 )

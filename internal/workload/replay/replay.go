@@ -1,0 +1,258 @@
+// Package replay is a captured application (internal/capture) replayed
+// as a workload: each captured session on a connection of its own, in
+// its own order, transactions kept, under one of three timings; each
+// statement fingerprint is an operation, and answers that differ from
+// the capture's are counted per fingerprint.
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"shootout/internal/capture"
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
+	"shootout/internal/workload/dump"
+)
+
+// The timings of a replay.
+const (
+	Original = "original" // open loop on the captured timeline
+	Session  = "session"  // each session as fast as it can, in its order
+	Commit   = "commit"   // a statement waits for the commits the capture saw end before it began
+)
+
+func init() {
+	workload.Register(workload.Spec{Name: "replay", Flavors: []dialect.Flavor{dialect.MySQL, dialect.Postgres},
+		Description: "your application, captured (shootout capture): each session replayed on its own connection in its order, its answers compared with the capture's; param capture=FILE, dump=FILE for the data it started from",
+		Params: []workload.Param{
+			{Name: "capture", Kind: workload.Text, Help: "the capture, a file shootout capture wrote"},
+			{Name: "dump", Kind: workload.Text, Help: "the data the capture started from, a mysqldump loaded first (MariaDB captures)"},
+			{Name: "timing", Kind: workload.Text, Valid: []string{Original, Session, Commit},
+				Help: "original (the captured timeline), session (each session as fast as it can) or commit (a command waits for the commits the capture saw end before it); default: the most faithful the capture allows"},
+			{Name: "speed", Kind: workload.Float, Min: 0.001, Help: "timing=original's timeline compressed N times"},
+		},
+		New: New,
+	})
+}
+
+// Workload is one capture, read and checked, and how to replay it.
+type Workload struct {
+	s         *script
+	timing    string
+	defaulted bool // timing is the capture's most faithful, not asked for
+	speed     float64
+	data      *dump.Workload // the data the capture started from, or nil
+
+	mu      sync.Mutex
+	db      *sql.DB
+	clients int
+	start   time.Time // the replay's zero on the captured timeline
+	commits *commitOrder
+	lag     []time.Duration // each replayed session's furthest behind its schedule
+	first   map[string]string
+}
+
+// New reads the capture: a bad one is refused here, before anything
+// starts.
+func New(v workload.Values) (workload.Workload, error) {
+	w := &Workload{timing: v.Text("timing"), speed: 1}
+	file := v.Text("capture")
+	if file == "" {
+		return nil, fmt.Errorf("the replay workload needs a capture: --param capture=FILE (shootout capture --out FILE)")
+	}
+	s, err := readScript(file)
+	if err != nil {
+		return nil, err
+	}
+	w.s = s
+	_, fast := v["speed"]
+	if fast {
+		w.speed = v.Float("speed")
+	}
+	if err := w.settle(fast); err != nil {
+		return nil, err
+	}
+	if data := v.Text("dump"); data != "" {
+		if s.header.Protocol != capture.ProtoMySQL {
+			return nil, fmt.Errorf("parameter dump=%s: a mysqldump loads into MariaDB; the capture %s is of %s", data, file, s.header.Protocol)
+		}
+		if w.data, err = dump.Data(data); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// Fresh is the same capture and data for another cell, with nothing of
+// a cell's replay.
+func (w *Workload) Fresh() workload.Workload {
+	f := &Workload{s: w.s, timing: w.timing, defaulted: w.defaulted, speed: w.speed}
+	if w.data != nil {
+		f.data = w.data.Fresh().(*dump.Workload)
+	}
+	return f
+}
+
+// settle picks the timing the capture allows when none was asked for.
+func (w *Workload) settle(fast bool) error {
+	if w.timing == "" {
+		w.timing, w.defaulted = Session, true
+		if w.s.timed {
+			w.timing = Original
+		}
+	}
+	if w.timing == Original && !w.s.timed {
+		return fmt.Errorf("parameter timing=original: the capture %s has commands without times; timing=session or commit", w.s.file)
+	}
+	if fast && w.timing != Original {
+		return fmt.Errorf("parameter speed: only with timing=original (the timing is %s)", w.timing)
+	}
+	return nil
+}
+
+func (w *Workload) Name() string { return "replay" }
+
+func (w *Workload) Description() string {
+	return fmt.Sprintf("the capture %s (%s: %d sessions, %d commands, at most %d sessions open at once: --clients %d), timing=%s",
+		filepath.Base(w.s.file), w.s.header.Protocol, len(w.s.sessions), w.s.steps, len(w.s.lanes), len(w.s.lanes), w.timing)
+}
+
+// Ops are the statements' fingerprints, in the order the capture first
+// sent them.
+func (w *Workload) Ops() []string { return w.s.ops }
+
+// DefaultDataset is the capture's file name: its data is the capture's
+// own (and the dump's).
+func (w *Workload) DefaultDataset() string { return filepath.Base(w.s.file) }
+
+func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
+	if spec != w.DefaultDataset() {
+		return workload.Dataset{}, fmt.Errorf("dataset %q: a replay's data is its capture's, %s", spec, w.DefaultDataset())
+	}
+	ds := workload.Dataset{Name: spec, Seed: seed}
+	if w.data != nil {
+		ds, _ = w.data.Dataset(w.data.DefaultDataset(), seed)
+		ds.Name = spec
+	}
+	return ds, nil
+}
+
+// SpeaksDialect: a capture replays on servers of its protocol only.
+func (w *Workload) SpeaksDialect(d dialect.Dialect) error {
+	want := dialect.MySQL
+	if w.s.header.Protocol == capture.ProtoPostgres {
+		want = dialect.Postgres
+	}
+	if d.Flavor != want {
+		return fmt.Errorf("--param capture: %s:1: a capture of the %s protocol replays on %s targets, not %s", w.s.file, w.s.header.Protocol, want, d.Flavor)
+	}
+	return nil
+}
+
+// SetClients is told the clients before they connect; it makes the
+// replay end when every session is done, the duration only a cap.
+func (w *Workload) SetClients(n int) {
+	w.mu.Lock()
+	w.clients = n
+	w.mu.Unlock()
+}
+
+func (w *Workload) CheckSchema(d dialect.Dialect, ds workload.Dataset) ([]string, error) {
+	if w.data == nil {
+		return nil, nil
+	}
+	return w.data.CheckSchema(d, ds)
+}
+
+// Schema is the dump's tables: a capture without one makes its own.
+func (w *Workload) Schema(d dialect.Dialect, ds workload.Dataset) []string {
+	if w.data == nil {
+		return nil
+	}
+	return w.data.Schema(d, ds)
+}
+
+func (w *Workload) PostLoad(d dialect.Dialect, ds workload.Dataset) []string {
+	if w.data == nil {
+		return nil
+	}
+	return w.data.PostLoad(d, ds)
+}
+
+func (w *Workload) Load(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset, progress workload.Progress) (workload.LoadStats, error) {
+	if w.data == nil {
+		return workload.LoadStats{}, nil
+	}
+	return w.data.Load(ctx, db, d, ds, progress)
+}
+
+// Loaded is never true: each replay starts from the data, as the
+// capture did.
+func (w *Workload) Loaded(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (bool, error) {
+	return false, nil
+}
+
+// Before keeps the pool for the sessions' own connections and resets
+// what a replay shares.
+func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
+	// a session's connection must be new, not one the load left with its
+	// session settings: no idle connection is kept from here on
+	db.SetMaxIdleConns(0)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.db, w.start, w.lag, w.first = db, time.Time{}, nil, map[string]string{}
+	w.commits = newCommitOrder(w.s.commits)
+	return workload.State{}, nil
+}
+
+// zero is the replay's start on the captured timeline: the first
+// client to ask sets it for all.
+func (w *Workload) zero() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.start.IsZero() {
+		w.start = time.Now()
+	}
+	return w.start
+}
+
+// note keeps the first message of a kind of difference per fingerprint.
+func (w *Workload) note(key, msg string) {
+	w.mu.Lock()
+	if _, ok := w.first[key]; !ok {
+		w.first[key] = msg
+	}
+	w.mu.Unlock()
+}
+
+func (w *Workload) behind(d time.Duration) {
+	w.mu.Lock()
+	w.lag = append(w.lag, d)
+	w.mu.Unlock()
+}
+
+// NewWorker is a client replaying its lane's sessions, the first on
+// conn, each next on a new connection.
+func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dialect, ds workload.Dataset, client int) (workload.Worker, error) {
+	w.mu.Lock()
+	n, db := w.clients, w.db
+	w.mu.Unlock()
+	if n <= 0 {
+		n = 1
+	}
+	if w.timing == Commit && n < len(w.s.lanes) {
+		conn.Close()
+		return nil, fmt.Errorf("%w: timing=commit replays each of the sessions open at once on a client of its own: the capture %s has %d open at once, the cell %d clients; --clients %d",
+			workload.ErrBadInput, filepath.Base(w.s.file), len(w.s.lanes), n, len(w.s.lanes))
+	}
+	var mine []*sess
+	for i := client; i < len(w.s.lanes); i += n {
+		mine = append(mine, w.s.lanes[i]...)
+	}
+	return &worker{w: w, db: db, first: conn, sessions: mine, counters: map[string]int64{}}, nil
+}
