@@ -142,6 +142,8 @@ func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	return ds, nil
 }
 
+var servers = map[dialect.Flavor]string{dialect.MySQL: "MariaDB or MySQL", dialect.Postgres: "PostgreSQL", dialect.SQLite: "SQLite"}
+
 // SpeaksDialect: a capture replays on servers of its protocol only.
 func (w *Workload) SpeaksDialect(d dialect.Dialect) error {
 	want := dialect.MySQL
@@ -149,7 +151,7 @@ func (w *Workload) SpeaksDialect(d dialect.Dialect) error {
 		want = dialect.Postgres
 	}
 	if d.Flavor != want {
-		return fmt.Errorf("--param capture: %s:1: a capture of the %s protocol replays on %s targets, not %s", w.s.file, w.s.header.Protocol, want, d.Flavor)
+		return fmt.Errorf("--param capture: %s:1: a capture of the %s protocol replays on %s targets, not on %s", w.s.file, w.s.header.Protocol, servers[want], servers[d.Flavor])
 	}
 	return nil
 }

@@ -1,0 +1,85 @@
+package replay
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"shootout/internal/dialect"
+)
+
+const (
+	header = `{"type":"header","format":"shootout-capture","version":1,"protocol":"mysql","start_ns":1000}` + "\n"
+	open1  = `{"type":"open","session":1,"at_ns":1000}` + "\n"
+	query1 = `{"type":"command","session":1,"seq":1,"kind":"query","text":"SELECT 1","start_ns":2000,"end_ns":3000,"rows":1}` + "\n"
+	end    = `{"type":"end","at_ns":9000}` + "\n"
+)
+
+func file(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A capture a replay cannot trust is refused before anything starts, in
+// one line naming the file and the line.
+func TestABadCaptureIsRefusedNamingItsLine(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"not a capture", "SELECT 1;\n", ":1: not a shootout capture"},
+		{"a line cut short", header + open1 + query1[:40], ":3: truncated line"},
+		{"no end line", header + open1 + query1, ":4: no end line: the capture was cut short"},
+		{"a session never opened", header + query1 + end, ":2: a command of session 1, which no open line started"},
+		{"out of order", header + open1 + query1 + query1 + end, ":4: session 1's command 1 after its command 1"},
+		{"a line after the end", header + open1 + query1 + end + end, ":5: a line after the end line"},
+		{"another protocol", strings.Replace(header, "mysql", "redis", 1) + end, ":1: protocol \"redis\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := file(t, tc.text)
+			_, err := New(map[string]string{"capture": p})
+			if err == nil || !strings.Contains(err.Error(), p+tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("got %v, want one line with %s%s", err, p, tc.want)
+			}
+		})
+	}
+}
+
+// A capture replays on the servers of its protocol only: the plan asks
+// SpeaksDialect, and the refusal names the file.
+func TestACaptureSpeaksItsProtocolOnly(t *testing.T) {
+	p := file(t, header+open1+query1+end)
+	w, err := New(map[string]string{"capture": p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := w.(*Workload)
+	if err := dc.SpeaksDialect(dialect.Dialect{Flavor: dialect.MySQL}); err != nil {
+		t.Errorf("a MySQL capture on MariaDB: %v", err)
+	}
+	err = dc.SpeaksDialect(dialect.Dialect{Flavor: dialect.Postgres})
+	if err == nil || !strings.Contains(err.Error(), p+":1: a capture of the mysql protocol") {
+		t.Errorf("a MySQL capture on PostgreSQL: %v, want a refusal naming %s:1", err, p)
+	}
+}
+
+// Without timing= a replay keeps the captured timeline when every
+// command has its time, else each session's order; original is refused
+// for a capture without times.
+func TestTheDefaultTimingIsTheMostFaithful(t *testing.T) {
+	w, err := New(map[string]string{"capture": file(t, header+open1+query1+end)})
+	if err != nil || w.(*Workload).timing != Original {
+		t.Fatalf("a capture with times: %v, %v; want timing=original", w, err)
+	}
+	untimed := strings.Replace(query1, `"start_ns":2000`, `"start_ns":0`, 1)
+	w, err = New(map[string]string{"capture": file(t, header+open1+untimed+end)})
+	if err != nil || w.(*Workload).timing != Session {
+		t.Fatalf("a capture without times: %v, %v; want timing=session", w, err)
+	}
+	_, err = New(map[string]string{"capture": file(t, header+open1+untimed+end), "timing": "original"})
+	if err == nil || !strings.Contains(err.Error(), "commands without times") {
+		t.Errorf("timing=original without times: %v", err)
+	}
+}
