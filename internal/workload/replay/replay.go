@@ -248,7 +248,9 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 		n = 1
 	}
 	if w.timing == Commit && n < len(w.s.lanes) {
-		conn.Close()
+		if conn != nil {
+			conn.Close()
+		}
 		return nil, fmt.Errorf("%w: timing=commit replays each of the sessions open at once on a client of its own: the capture %s has %d open at once, the cell %d clients; --clients %d",
 			workload.ErrBadInput, filepath.Base(w.s.file), len(w.s.lanes), n, len(w.s.lanes))
 	}

@@ -1,12 +1,15 @@
 package replay
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"shootout/internal/dialect"
+	"shootout/internal/workload"
 )
 
 const (
@@ -81,5 +84,43 @@ func TestTheDefaultTimingIsTheMostFaithful(t *testing.T) {
 	_, err = New(map[string]string{"capture": file(t, header+open1+untimed+end), "timing": "original"})
 	if err == nil || !strings.Contains(err.Error(), "commands without times") {
 		t.Errorf("timing=original without times: %v", err)
+	}
+}
+
+// Sessions open at the same time in the capture go to different lanes,
+// a session that opened after another closed may share its lane; under
+// timing=commit each lane needs a client of its own, and too few
+// clients is refused naming the count.
+func TestSessionsOpenAtOnceGetClientsOfTheirOwn(t *testing.T) {
+	text := header +
+		`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+		`{"type":"open","session":2,"at_ns":1500}` + "\n" +
+		`{"type":"command","session":1,"seq":1,"kind":"query","text":"SELECT 1","start_ns":2000,"end_ns":3000}` + "\n" +
+		`{"type":"command","session":2,"seq":1,"kind":"query","text":"SELECT 2","start_ns":2500,"end_ns":3500}` + "\n" +
+		`{"type":"close","session":1,"at_ns":4000}` + "\n" +
+		`{"type":"open","session":3,"at_ns":5000}` + "\n" +
+		`{"type":"command","session":3,"seq":1,"kind":"query","text":"SELECT 3","start_ns":5500,"end_ns":6000}` + "\n" +
+		`{"type":"close","session":2,"at_ns":7000}` + "\n" +
+		`{"type":"close","session":3,"at_ns":7000}` + "\n" + end
+	w, err := New(map[string]string{"capture": file(t, text), "timing": "commit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.(*Workload)
+	var got []string
+	for _, l := range rw.s.lanes {
+		var ids []string
+		for _, se := range l {
+			ids = append(ids, fmt.Sprint(se.id))
+		}
+		got = append(got, strings.Join(ids, ","))
+	}
+	if strings.Join(got, " ") != "1,3 2" {
+		t.Errorf("lanes %v, want 1,3 and 2: session 3 opened after 1 closed, 2 overlapped both", got)
+	}
+	rw.SetClients(1)
+	_, err = rw.NewWorker(context.Background(), nil, dialect.Dialect{}, workload.Dataset{}, 0)
+	if err == nil || !strings.Contains(err.Error(), "--clients 2") {
+		t.Errorf("timing=commit with 1 client for 2 sessions open at once: %v", err)
 	}
 }
