@@ -223,3 +223,26 @@ func opNames[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// TestAReplayStartsFromItsDump loads the dump the capture started from
+// (param dump=, the dump workload's loader) before the replay: the
+// captured reads of its tables find their rows.
+func TestAReplayStartsFromItsDump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	requireTargets(t, "mariadb-innodb")
+	data, _ := filepath.Abs("../workload/dump/testdata/mariadb-help.sql.gz")
+	file := writeCapture(t, capture.ProtoMySQL, []capturedStep{
+		{sess: 1, at: 0, kind: capture.KindQuery, text: "SELECT name FROM help_category WHERE name = 'Geographic'", rows: [][]string{{"Geographic"}}},
+	}, false)
+	p := &plan.Plan{Name: "it", Targets: []string{"mariadb-innodb"}, Workloads: []string{"replay"}, Datasets: []string{filepath.Base(file)},
+		Params: map[string]string{"capture": file, "dump": data}, Clients: []int{1}, Duration: "3s", Interval: "0s", Trim: new(float64)}
+	f := runPlan(t, p, &Runner{}, 1)[0]
+	if !f.OK() || f.Counters["sent"] != 1 || len(f.Invariants.Drift) > 0 {
+		t.Fatalf("%s: sent %d, drift %q", f.Status, f.Counters["sent"], f.Invariants.Drift)
+	}
+	if f.Load.Tables["help_topic"] < 500 {
+		t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
+	}
+}
