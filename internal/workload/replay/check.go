@@ -45,10 +45,13 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 		inv.Drift = append(inv.Drift, fmt.Sprintf("the window ended with %d of %d commands sent: the figures are of part of the capture (a longer --duration)", sent, w.s.steps))
 	}
 	w.mu.Lock()
-	clients, lag, first := w.clients, slices.Clone(w.lag), w.first
+	clients, lag, first, givenUp := w.clients, slices.Clone(w.lag), w.first, slices.Clone(w.givenUp)
 	w.mu.Unlock()
 	if clients > 0 && clients < len(w.s.lanes) {
 		inv.Drift = append(inv.Drift, fmt.Sprintf("%d clients for %d sessions open at once in the capture: sessions that overlapped ran one after the other (--clients %d)", clients, len(w.s.lanes), len(w.s.lanes)))
+	}
+	if len(givenUp) > 0 {
+		inv.Drift = append(inv.Drift, fmt.Sprintf("sessions given up when their connection was lost (the driver connected their client again, which went on with its next session): %s", strings.Join(givenUp, ", ")))
 	}
 	if len(lag) > 0 {
 		inv.Checked = append(inv.Checked, behindLine(lag))

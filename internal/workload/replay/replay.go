@@ -55,6 +55,12 @@ type Workload struct {
 	commits *commitOrder
 	lag     []time.Duration // each replayed session's furthest behind its schedule
 	first   map[string]string
+	// begun are the sessions of each client's lanes it has begun, so a
+	// client the driver connects again after a lost connection goes on
+	// with the next session instead of sending its lanes again; given up
+	// are the sessions left unfinished that way
+	begun, ended map[int]int
+	givenUp      []string
 }
 
 // New reads the capture: a bad one is refused here, before anything
@@ -208,6 +214,7 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.db, w.start, w.lag, w.first = db, time.Time{}, nil, map[string]string{}
+	w.begun, w.ended, w.givenUp = map[int]int{}, map[int]int{}, nil
 	w.commits = newCommitOrder(w.s.commits)
 	return workload.State{}, nil
 }
@@ -258,5 +265,32 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 	for i := client; i < len(w.s.lanes); i += n {
 		mine = append(mine, w.s.lanes[i]...)
 	}
-	return &worker{w: w, db: db, first: conn, sessions: mine, counters: map[string]int64{}}, nil
+	return &worker{w: w, db: db, first: conn, client: client, sessions: mine, cur: w.resume(client, mine),
+		counters: map[string]int64{}}, nil
+}
+
+// resume is where a client's new worker starts: after the sessions its
+// earlier workers began; one they began and did not end lost its
+// connection and is given up, as the driver gives up an operation whose
+// connection was lost.
+func (w *Workload) resume(client int, mine []*sess) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b, e := w.begun[client], w.ended[client]
+	if b > e {
+		w.givenUp = append(w.givenUp, fmt.Sprint(mine[b-1].id))
+		w.ended[client] = b
+	}
+	return b
+}
+
+// mark counts a client's session begun or ended.
+func (w *Workload) mark(client int, begun bool) {
+	w.mu.Lock()
+	if begun {
+		w.begun[client]++
+	} else {
+		w.ended[client]++
+	}
+	w.mu.Unlock()
 }

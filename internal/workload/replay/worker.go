@@ -66,6 +66,7 @@ type worker struct {
 	w        *Workload
 	db       *sql.DB
 	first    *sql.Conn // the connection the runner gave, for the first session
+	client   int
 	sessions []*sess
 	cur      int  // the session being replayed
 	pos      int  // its next step
@@ -96,6 +97,7 @@ func (wk *worker) next(ctx context.Context) (*step, bool, error) {
 func (wk *worker) connect(ctx context.Context) error {
 	c := wk.first
 	wk.first = nil
+	wk.w.mark(wk.client, true)
 	if c == nil {
 		var err error
 		if c, err = wk.db.Conn(ctx); err != nil {
@@ -107,13 +109,18 @@ func (wk *worker) connect(ctx context.Context) error {
 }
 
 // endSession closes the session's connection, which rolls back what it
-// left open, as the captured client's leaving did.
+// left open, as the captured client's leaving did. A session left before
+// its last command (the window ended, or the connection was lost) is not
+// counted as ended.
 func (wk *worker) endSession() {
 	if wk.c == nil {
 		return
 	}
 	wk.c.close()
 	wk.c = nil
+	if wk.pos >= len(wk.sessions[wk.cur].steps) {
+		wk.w.mark(wk.client, false)
+	}
 	if wk.w.timing == Original {
 		wk.w.behind(wk.lag)
 	}

@@ -2,8 +2,16 @@ package replay
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"shootout/internal/dialect"
+	"shootout/internal/workload"
 )
 
 // timing=original holds each command until its place on the captured
@@ -35,5 +43,65 @@ func TestOriginalTimingKeepsTheTimelineAtItsSpeed(t *testing.T) {
 	// a deadline before the command's place: the wait gives up, nothing sent
 	if wk.wait(context.Background(), &step{at: int64(10 * time.Second)}, time.Now().Add(10*time.Millisecond)) {
 		t.Error("a command due after the window's end was let through")
+	}
+}
+
+// A client the driver connects again after a lost connection goes on
+// with its next session: the session that lost its connection is given
+// up (the cell's drift names it), never sent again from its start.
+func TestAClientConnectedAgainGoesOnWithItsNextSession(t *testing.T) {
+	text := header +
+		`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+		`{"type":"command","session":1,"seq":1,"kind":"query","text":"CREATE TABLE t (a int)","start_ns":2000,"end_ns":3000}` + "\n" +
+		`{"type":"command","session":1,"seq":2,"kind":"query","text":"INSERT INTO t VALUES (1)","start_ns":3000,"end_ns":4000}` + "\n" +
+		`{"type":"close","session":1,"at_ns":5000}` + "\n" +
+		`{"type":"open","session":2,"at_ns":6000}` + "\n" +
+		`{"type":"command","session":2,"seq":1,"kind":"query","text":"SELECT 2","start_ns":7000,"end_ns":8000,"rows":1}` + "\n" +
+		`{"type":"close","session":2,"at_ns":9000}` + "\n" + end
+	w, err := New(map[string]string{"capture": file(t, text), "timing": "session"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.(*Workload)
+	ctx := context.Background()
+	// the worker speaks MariaDB's text queries through database/sql:
+	// SQLite's driver answers them here without a server
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rw.SetClients(1)
+	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	worker := func() workload.Worker {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wk
+	}
+	wk := worker()
+	if out, err := wk.Do(ctx); err != nil || rw.s.ops[out.Op] != "create table t(a int)" {
+		t.Fatalf("first operation %v, %v", out, err)
+	}
+	wk.Close() // its connection lost: the driver closes it and connects again
+	wk2 := worker()
+	out, err := wk2.Do(ctx)
+	if err != nil || rw.s.ops[out.Op] != "select ?" {
+		t.Fatalf("after connecting again: %q, %v; want session 2's select ?", rw.s.ops[out.Op], err)
+	}
+	if _, err := wk2.Do(ctx); err != workload.ErrClientDone {
+		t.Errorf("after the lane's last session: %v, want ErrClientDone", err)
+	}
+	wk2.Close()
+	inv := rw.Check(ctx, db, dialect.Dialect{}, workload.Dataset{}, nil, wk2.Counters())
+	if !strings.Contains(strings.Join(inv.Drift, "\n"), "sessions given up when their connection was lost (the driver connected their client again, which went on with its next session): 1") {
+		t.Errorf("drift %q, want session 1 given up", inv.Drift)
 	}
 }
