@@ -21,7 +21,7 @@ import (
 // server answered.
 type capturedStep struct {
 	sess     int64
-	at       int64 // ms after the capture began
+	at       int64 // steps of 5 ms after the capture began
 	kind     string
 	text     string
 	stmt     string
@@ -96,7 +96,10 @@ func wireSum(pg bool, rows [][]string) string {
 func writeCapture(t *testing.T, protocol string, steps []capturedStep, cut bool) string {
 	t.Helper()
 	const base = int64(1_700_000_000_000_000_000)
-	ms := func(at int64) int64 { return base + at*1_000_000 }
+	// a step of the test's timeline is 5 ms: under timing=original a
+	// session may fall behind by tens of ms on a busy machine, and
+	// session 2's read must still come after session 1's commit
+	ms := func(at int64) int64 { return base + at*5_000_000 }
 	pg := protocol == capture.ProtoPostgres
 	lines := []any{capture.Header{Type: "header", Format: capture.Format, Version: capture.Version, Protocol: protocol, Source: "proxy", StartNs: base}}
 	seq := map[int64]int64{}
