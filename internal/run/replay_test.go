@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,5 +248,18 @@ func TestAReplayStartsFromItsDump(t *testing.T) {
 	}
 	if f.Load.Tables["help_topic"] < 500 {
 		t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
+	}
+}
+
+// run --replay CAPTURE is the replay workload's own flag: the plan's
+// workload becomes replay on the capture, its dataset the capture's name.
+func TestReplayFlagPutsTheCaptureInPlace(t *testing.T) {
+	file := writeCapture(t, capture.ProtoMySQL, appCapture(false), false)
+	p := &plan.Plan{Name: "it", Targets: []string{"mariadb-innodb", "postgres"}, Workloads: []string{"oltp_read_only"}}
+	if err := UseOwn(p, map[string]string{"replay": file}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(p.Workloads, ",") != "replay" || p.Params["capture"] != file || strings.Join(p.Datasets, ",") != filepath.Base(file) {
+		t.Errorf("plan %v %v %v, want replay on the capture", p.Workloads, p.Params, p.Datasets)
 	}
 }

@@ -27,7 +27,7 @@ const (
 )
 
 func init() {
-	workload.Register(workload.Spec{Name: "replay", Flavors: []dialect.Flavor{dialect.MySQL, dialect.Postgres},
+	workload.Register(workload.Spec{Name: "replay", Flavors: []dialect.Flavor{dialect.MySQL, dialect.Postgres}, Own: &own,
 		Description: "your application, captured (shootout capture): each session replayed on its own connection in its order, its answers compared with the capture's; param capture=FILE, dump=FILE for the data it started from",
 		Params: []workload.Param{
 			{Name: "capture", Kind: workload.Text, Help: "the capture, a file shootout capture wrote"},
@@ -38,6 +38,16 @@ func init() {
 		},
 		New: New,
 	})
+}
+
+// own is `run --replay CAPTURE`. The data it started from is still
+// `--param dump=FILE`: --dump is the dump workload's flag, given with
+// its pages.
+var own = workload.Own{
+	Flags: []workload.OwnFlag{
+		{Flag: "replay", Param: "capture", Help: "your application: a capture `FILE` (shootout capture) replayed on each target of its protocol, each session on its own connection in its order (--param timing=original|session|commit, dump=FILE; docs/workloads.md)"},
+	},
+	Together: "your capture", What: "a capture", Into: "MariaDB and PostgreSQL targets, those of its protocol", IntoExamples: "mariadb-innodb, postgres …",
 }
 
 // Workload is one capture, read and checked, and how to replay it.
