@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"shootout/internal/disk"
+	"shootout/internal/netns"
 )
 
 // StateDir holds one file per running shootout listing what it created,
@@ -30,6 +31,7 @@ type state struct {
 	Servers []Process `json:"servers,omitempty"`
 	Dirs    []string  `json:"dirs,omitempty"`
 	Disks   []string  `json:"disks,omitempty"` // modelled disks' directories (internal/disk)
+	Nets    []string  `json:"nets,omitempty"`  // a cluster's hosts (internal/netns ids)
 }
 
 // Ledger is this process's state file.
@@ -78,6 +80,12 @@ func (l *Ledger) AddDisk(dir string) {
 }
 func (l *Ledger) ForgetDisk(dir string) {
 	l.edit(func(s *state) { s.Disks = without(s.Disks, dir) })
+}
+func (l *Ledger) AddNet(id string) {
+	l.edit(func(s *state) { s.Nets = append(s.Nets, id) })
+}
+func (l *Ledger) ForgetNet(id string) {
+	l.edit(func(s *state) { s.Nets = without(s.Nets, id) })
 }
 func (l *Ledger) ForgetCgroups(dirs []string) {
 	l.edit(func(s *state) { s.Cgroups = without(s.Cgroups, dirs...) })
@@ -170,18 +178,9 @@ func Sweep() []string {
 			}
 			done = append(done, "removed cgroup "+c)
 		}
-		for _, d := range s.Dirs {
-			if _, err := os.Stat(d); err != nil {
-				continue
-			}
-			if err := os.RemoveAll(d); err != nil {
-				left.Dirs = append(left.Dirs, d)
-				done = append(done, fmt.Sprintf("could not remove server directory %s (kept in %s for the next sweep): %v", d, f, err))
-				continue
-			}
-			done = append(done, "removed server directory "+d)
-		}
-		if len(left.Cgroups) == 0 && len(left.Dirs) == 0 && len(left.Disks) == 0 {
+		done = append(done, sweepDirs(s.Dirs, &left, f)...)
+		done = append(done, sweepNets(s.Nets, &left, f)...)
+		if len(left.Cgroups) == 0 && len(left.Dirs) == 0 && len(left.Disks) == 0 && len(left.Nets) == 0 {
 			os.Remove(f)
 			continue
 		}
@@ -189,6 +188,41 @@ func Sweep() []string {
 		if err := os.WriteFile(f+".tmp", b, 0o644); err == nil {
 			os.Rename(f+".tmp", f)
 		}
+	}
+	return done
+}
+
+func sweepDirs(dirs []string, left *state, f string) []string {
+	var done []string
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(d); err != nil {
+			left.Dirs = append(left.Dirs, d)
+			done = append(done, fmt.Sprintf("could not remove server directory %s (kept in %s for the next sweep): %v", d, f, err))
+			continue
+		}
+		done = append(done, "removed server directory "+d)
+	}
+	return done
+}
+
+// sweepNets removes a dead shootout's cluster hosts: every namespace and
+// link named with a network's id, however far its making got.
+func sweepNets(ids []string, left *state, f string) []string {
+	var done []string
+	for _, id := range ids {
+		what := netns.Leftovers(id)
+		if len(what) == 0 {
+			continue
+		}
+		if err := netns.Remove(id); err != nil {
+			left.Nets = append(left.Nets, id)
+			done = append(done, fmt.Sprintf("could not remove network %s (kept in %s for the next sweep): %v", id, f, err))
+			continue
+		}
+		done = append(done, "removed network "+id+": "+strings.Join(what, ", "))
 	}
 	return done
 }
