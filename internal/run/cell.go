@@ -370,7 +370,7 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 		settings[target.MallocSetting] = a
 	}
 	opts := target.StartOptions{WorkDir: c.dataDir(), MemoryBudget: budget, Clients: c.cell.Clients,
-		Settings: settings, Log: c.Log, KeepData: c.KeepData}
+		Settings: settings, Log: c.Log, KeepData: c.KeepData, AddNet: c.Ledger.AddNet, ForgetNet: c.Ledger.ForgetNet}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
 	}
@@ -504,6 +504,8 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	inv := c.sess.Check(checkCtx, c.ds, m.before, dres.Counters)
 	f := c.f
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures, Drift: inv.Drift}
+	c.checkNodes(checkCtx)
+	inv.OK, inv.Failures = f.Invariants.OK, f.Invariants.Failures
 	if a := c.inLoop(); a != nil && len(c.appErrors) > 0 {
 		f.Invariants.Drift = append(f.Invariants.Drift, a.Name()+"'s log: "+strings.Join(c.appErrors, "; "))
 		inv.Drift = f.Invariants.Drift

@@ -35,6 +35,12 @@ func Build(t Target) (build, transport string) {
 			b += " + " + name + " (" + lib + ")"
 		}
 		return b, "tcp 127.0.0.1"
+	case Galera:
+		server, _, err := mariadbBinaries()
+		if err != nil {
+			return "", "tcp 198.18.0.0/15 (veth)"
+		}
+		return versionOf(server, "--version") + " + " + GaleraProvider, "tcp 198.18.0.0/15 (veth)"
 	case Postgres:
 		dir, err := postgresBinDir()
 		if err != nil {

@@ -93,6 +93,10 @@ type StartOptions struct {
 	// Wrap, when set, rewrites the server's command before it starts (to
 	// start it inside its cgroups).
 	Wrap func(*exec.Cmd) error
+	// AddNet records a network a cluster target is about to make (its
+	// internal/netns id) in the ledger, so the sweep after a SIGKILL
+	// removes it; ForgetNet drops it once removed. Nil: nothing records.
+	AddNet, ForgetNet func(id string)
 }
 
 // makeServerDir creates the one directory a managed server owns. Stop
@@ -194,7 +198,7 @@ type NativeInstance interface {
 
 // Names lists the managed targets in the order the default study uses.
 func Names() []string {
-	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "postgres",
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "mariadb-galera", "postgres",
 		"redis", "memcached", "tarantool-memtx", "tarantool-vinyl"}
 }
 
@@ -203,6 +207,8 @@ func Lookup(name string) (Target, error) {
 	switch {
 	case name == "sqlite":
 		return SQLite{}, nil
+	case name == "mariadb-galera":
+		return Galera{}, nil
 	case name == "postgres":
 		return Postgres{}, nil
 	case name == "redis":

@@ -1,0 +1,278 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"shootout/internal/child"
+	"shootout/internal/dialect"
+	"shootout/internal/netns"
+	"shootout/internal/proto"
+)
+
+// galeraNode is one mariadbd of the cluster: its directory, process and
+// a root pool on its unix socket (which no namespace hides).
+type galeraNode struct {
+	managed
+	name, sock, errorLog string
+	addr                 string
+}
+
+type galeraInstance struct {
+	dir       string
+	keep      bool
+	conf      galeraConf
+	cred      *syscall.Credential
+	netID     string
+	net       *netns.Net
+	forgetNet func(string)
+	nodes     []*galeraNode
+	applied   map[string]string
+	db        *sql.DB
+	ep        proto.Endpoint
+	exited    chan struct{}
+	exitOnce  sync.Once
+	marks     []nodeMark
+}
+
+func (in *galeraInstance) addrs() string {
+	var a []string
+	for _, n := range in.nodes {
+		a = append(a, n.addr)
+	}
+	return strings.Join(a, ",")
+}
+
+// sizeNodes shares the memory budget out per node, as on N machines of
+// that size each: --memory is the cell's, so each node gets 1/N of it.
+func (in *galeraInstance) sizeNodes(opt StartOptions) error {
+	in.applied = map[string]string{"innodb_use_native_aio": "OFF"} // as mariadb.go says why
+	if opt.MemoryBudget > 0 {
+		in.applied["aria_pagecache_buffer_size"], in.applied["key_buffer_size"] = "8M", "8M"
+		sizing, err := SizeMemory("innodb", opt.MemoryBudget/int64(in.conf.nodes), opt.Clients)
+		if err != nil {
+			return err
+		}
+		logf(opt.Log, "each of %d nodes: %s", in.conf.nodes, sizing)
+		maps.Copy(in.applied, sizing.Settings)
+	}
+	maps.Copy(in.applied, in.conf.server)
+	in.applied["wsrep_nodes"] = fmt.Sprint(in.conf.nodes)
+	in.applied["wsrep_writers"] = in.conf.writers
+	in.applied["wsrep_sst_method"] = "rsync"
+	if in.conf.rate != "" {
+		in.applied["wsrep_link_rate"] = in.conf.rate
+	}
+	for i, nd := range in.net.Nodes {
+		d := filepath.Join(in.nodesDir(), fmt.Sprintf("n%d", i+1))
+		n := &galeraNode{managed: managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true},
+			name: fmt.Sprintf("n%d", i+1), sock: filepath.Join(d, "mysqld.sock"), errorLog: filepath.Join(d, "error.log"), addr: nd.Addr.String()}
+		if err := os.MkdirAll(n.dataDir, 0o700); err != nil {
+			return err
+		}
+		in.nodes = append(in.nodes, n)
+	}
+	return nil
+}
+
+// galeraOwn are the applied settings that are not mariadbd's options.
+var galeraOwn = map[string]bool{MallocSetting: true, "wsrep_nodes": true, "wsrep_writers": true, "wsrep_link_rate": true, "wsrep_sst_method": true}
+
+// nodeArgs is node i's command line: Galera's required settings (row
+// binlog, interleaved auto-increment locks), its address in its own
+// namespace, and the sized settings.
+func (in *galeraInstance) nodeArgs(i int) []string {
+	n := in.nodes[i]
+	args := []string{"--no-defaults", "--datadir=" + n.dataDir, "--socket=" + n.sock,
+		"--pid-file=" + filepath.Join(n.dir, "mysqld.pid"), "--log-error=" + n.errorLog,
+		"--bind-address=" + n.addr, "--port=3306", "--skip-name-resolve",
+		"--default-storage-engine=InnoDB", "--max-connections=1000", "--local-infile=1",
+		"--binlog-format=ROW", "--innodb-autoinc-lock-mode=2", "--wsrep-on=ON",
+		"--wsrep-provider=" + GaleraProvider, "--wsrep-cluster-name=shootout-" + in.netID,
+		"--wsrep-cluster-address=gcomm://" + in.addrs(), "--wsrep-node-address=" + n.addr,
+		"--wsrep-node-name=" + n.name, "--wsrep-sst-method=rsync",
+		"--wsrep-provider-options=gcache.size=64M"}
+	for _, k := range slices.Sorted(maps.Keys(in.applied)) {
+		if galeraOwn[k] {
+			continue // shootout's, not the server's, or set above
+		}
+		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), in.applied[k]))
+	}
+	if i == 0 {
+		args = append(args, "--wsrep-new-cluster")
+	}
+	return args
+}
+
+// startNodes makes the first node's system tables (the joiners get
+// theirs by SST), starts each node and waits for it to be Synced.
+func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) error {
+	server, installDB, _ := mariadbBinaries()
+	if err := chownTree(in.nodesDir(), in.cred); err != nil {
+		return err
+	}
+	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.nodes[0].dataDir, "--user=mysql",
+		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
+	if out, err := child.CombinedOutput(install); err != nil {
+		return fmt.Errorf("mariadb-install-db: %v: %s", err, errorLines(string(out)))
+	}
+	in.exited = make(chan struct{})
+	for i, n := range in.nodes {
+		if err := in.startNode(ctx, opt, server, i); err != nil {
+			return err
+		}
+		go func() {
+			<-n.proc.Exited()
+			in.exitOnce.Do(func() { close(in.exited) })
+		}()
+		logf(opt.Log, "galera node %s (pid %d, %s:3306) Synced", n.name, n.proc.PID(), n.addr)
+	}
+	return in.waitCluster(ctx)
+}
+
+func chownTree(dir string, cred *syscall.Credential) error {
+	return filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, int(cred.Uid), int(cred.Gid))
+	})
+}
+
+// startNode starts node i inside its namespace as the mysql user: ip
+// enters the namespace and execs setpriv, which drops to the user and
+// sets the parent-death signal again (a change of user clears it), then
+// execs mariadbd: one pid throughout.
+func (in *galeraInstance) startNode(ctx context.Context, opt StartOptions, server string, i int) error {
+	n := in.nodes[i]
+	args := append([]string{fmt.Sprintf("--reuid=%d", in.cred.Uid), fmt.Sprintf("--regid=%d", in.cred.Gid),
+		"--clear-groups", "--pdeathsig=KILL", server}, in.nodeArgs(i)...)
+	cmd := in.net.Command(i, "setpriv", args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if opt.Wrap != nil {
+		if err := opt.Wrap(cmd); err != nil {
+			return err
+		}
+	}
+	var err error
+	if n.proc, err = StartProcess(cmd); err != nil {
+		return fmt.Errorf("start galera node %s: %w", n.name, err)
+	}
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Net, cfg.Addr = "root", "unix", n.sock
+	if n.db, err = sql.Open("mysql", cfg.FormatDSN()); err != nil {
+		return err
+	}
+	if err := n.proc.waitReady(ctx, n.db.PingContext, "galera node "+n.name, n.errorLog); err != nil {
+		return err
+	}
+	return in.waitFor(ctx, "node "+n.name+" Synced", func(ctx context.Context) (bool, error) {
+		st, err := n.status(ctx)
+		return st["wsrep_local_state_comment"] == "Synced" && st["wsrep_ready"] == "ON", err
+	})
+}
+
+// status is a node's wsrep status variables.
+func (n *galeraNode) status(ctx context.Context) (map[string]string, error) {
+	return querySettings(ctx, n.db, "SHOW GLOBAL STATUS LIKE 'wsrep%'")
+}
+
+// waitFor polls ok for a minute, or until a node dies.
+func (in *galeraInstance) waitFor(ctx context.Context, what string, ok func(context.Context) (bool, error)) error {
+	deadline := time.Now().Add(60 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		try, cancel := context.WithTimeout(ctx, 5*time.Second)
+		done, err := ok(try)
+		cancel()
+		if done && err == nil {
+			return nil
+		}
+		last = err
+		if why := in.Death(); why != "" {
+			return fmt.Errorf("waiting for %s: %s", what, why)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("%s not reached in 60s (last error: %v)", what, last)
+}
+
+// waitCluster waits until every node counts all N and is Synced.
+func (in *galeraInstance) waitCluster(ctx context.Context) error {
+	want := fmt.Sprint(len(in.nodes))
+	return in.waitFor(ctx, "wsrep_cluster_size="+want+" on every node", func(ctx context.Context) (bool, error) {
+		for _, n := range in.nodes {
+			st, err := n.status(ctx)
+			if err != nil || st["wsrep_cluster_size"] != want || st["wsrep_local_state_comment"] != "Synced" {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+}
+
+// connect makes the benchmark user and database (replicated to every
+// node) and the clients' pool: on the first node, or with writers=all
+// round-robin over the nodes, one node per new connection.
+func (in *galeraInstance) connect(ctx context.Context) error {
+	pw := password()
+	client := in.net.ClientAddr.String()
+	for _, q := range []string{
+		"CREATE USER 'shootout'@'" + client + "' IDENTIFIED BY '" + pw + "'",
+		"GRANT ALL ON *.* TO 'shootout'@'" + client + "' WITH GRANT OPTION",
+		"CREATE DATABASE sbtest",
+	} {
+		if _, err := in.nodes[0].db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("set up benchmark user: %w", err)
+		}
+	}
+	var conns []driver.Connector
+	for _, n := range in.nodes {
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName = "shootout", pw, "tcp", n.addr+":3306", "sbtest"
+		cfg.InterpolateParams = true // as mariadb.go
+		c, err := mysql.NewConnector(cfg)
+		if err != nil {
+			return err
+		}
+		conns = append(conns, c)
+		if in.conf.writers == "one" {
+			break
+		}
+	}
+	in.db = sql.OpenDB(&roundRobin{conns: conns})
+	in.db.SetMaxIdleConns(dialect.IdleConns)
+	in.ep = proto.TCP(proto.SQL, in.nodes[0].addr, 3306)
+	in.ep.User, in.ep.Password, in.ep.Database, in.ep.Dialect = "shootout", pw, "sbtest", Galera{}.Dialect()
+	return in.db.PingContext(ctx)
+}
+
+// roundRobin hands each new connection to the next node.
+type roundRobin struct {
+	conns []driver.Connector
+	next  atomic.Uint64
+}
+
+func (r *roundRobin) Connect(ctx context.Context) (driver.Conn, error) {
+	i := r.next.Add(1) - 1
+	return r.conns[i%uint64(len(r.conns))].Connect(ctx)
+}
+
+func (r *roundRobin) Driver() driver.Driver { return r.conns[0].Driver() }

@@ -1,0 +1,312 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"shootout/internal/dialect"
+	"shootout/internal/netns"
+	"shootout/internal/proto"
+)
+
+// Clustered is an instance of several nodes: what each node's own
+// counters say of the measured window, and the invariants that hold on
+// every node.
+type Clustered interface {
+	// MarkNodes starts the window: the counters that are averages start
+	// again from here (FLUSH STATUS), the others are read to subtract.
+	MarkNodes(ctx context.Context) error
+	// NodeStats is each node's counters over the window since MarkNodes.
+	NodeStats(ctx context.Context) ([]NodeStats, error)
+	// CheckNodes compares what every node holds (checked, failures).
+	CheckNodes(ctx context.Context) (checked, failures []string, err error)
+}
+
+// NodeStats is one node's figures over the window.
+type NodeStats struct {
+	Name, Address string
+	PID           int
+	// CPUSeconds is the node's process's user+system time in the window.
+	CPUSeconds float64
+	Counters   map[string]float64
+}
+
+// galeraCounted are counters that only grow: the window's figure is the
+// difference. galeraAverages are averages Galera keeps since the last
+// FLUSH STATUS (or, for the queues, since the status was last read).
+var (
+	galeraCounted  = []string{"wsrep_local_cert_failures", "wsrep_local_bf_aborts", "wsrep_flow_control_paused_ns", "wsrep_flow_control_sent", "wsrep_flow_control_recv", "wsrep_replicated", "wsrep_received"}
+	galeraAverages = []string{"wsrep_flow_control_paused", "wsrep_local_send_queue_avg", "wsrep_local_recv_queue_avg", "wsrep_cert_deps_distance"}
+)
+
+type nodeMark struct {
+	counters map[string]float64
+	cpu      float64
+}
+
+func (in *galeraInstance) Endpoint() proto.Endpoint   { return in.ep }
+func (in *galeraInstance) DB() *sql.DB                { return in.db }
+func (in *galeraInstance) Dialect() dialect.Dialect   { return Galera{}.Dialect() }
+func (in *galeraInstance) DataDir() string            { return in.nodesDir() }
+func (in *galeraInstance) Applied() map[string]string { return in.applied }
+func (in *galeraInstance) Exited() <-chan struct{}    { return in.exited }
+
+func (in *galeraInstance) PIDs() []int {
+	var pids []int
+	for _, n := range in.nodes {
+		if n.proc != nil {
+			pids = append(pids, n.proc.PID())
+		}
+	}
+	return pids
+}
+
+// Death names the first node that is gone, and how.
+func (in *galeraInstance) Death() string {
+	for _, n := range in.nodes {
+		if d := n.death(n.errorLog); d != "" {
+			return "galera node " + n.name + " " + d
+		}
+	}
+	return ""
+}
+
+func (in *galeraInstance) Version(ctx context.Context) (string, error) {
+	var v string
+	err := in.nodes[0].db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v)
+	return v, err
+}
+
+func (in *galeraInstance) Settings(ctx context.Context) (map[string]string, error) {
+	return querySettings(ctx, in.nodes[0].db, "SHOW GLOBAL VARIABLES")
+}
+
+// engine is node n as a MariaDB instance, for InnoDB's write-back.
+func (n *galeraNode) engine() *mariadbInstance {
+	return &mariadbInstance{managed: n.managed, engine: "innodb", errorLog: n.errorLog}
+}
+
+// WriteBack waits until every node has applied what the others
+// committed, then writes each node's dirty pages within what is left of
+// limit.
+func (in *galeraInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
+	deadline := time.Now().Add(limit)
+	if err := in.waitApplied(ctx, limit); err != nil {
+		return WriteBackResult{}, err
+	}
+	var left []string
+	var bytes int64
+	for _, n := range in.nodes {
+		wb, err := n.engine().WriteBack(ctx, max(time.Until(deadline), time.Second))
+		if err != nil {
+			return wb, fmt.Errorf("node %s: %w", n.name, err)
+		}
+		if wb.Left != nil {
+			left = append(left, n.name+": "+wb.Left.What)
+			bytes += wb.Left.Bytes
+		}
+	}
+	if left == nil {
+		return WriteBackResult{}, nil
+	}
+	return WriteBackResult{Left: &Unwritten{Bytes: bytes, What: strings.Join(left, ", ")}}, nil
+}
+
+func (in *galeraInstance) Settle(ctx context.Context) (string, error) {
+	wb, err := in.WriteBack(ctx, settleWriteBackLimit)
+	if wb.Left != nil {
+		return wb.Left.What + " were still unwritten after " + settleWriteBackLimit.String(), err
+	}
+	return "", err
+}
+
+// waitApplied waits until every node's last committed seqno is the
+// first node's and nothing waits in a receive queue: after the clients
+// stop, the other nodes may still be applying.
+func (in *galeraInstance) waitApplied(ctx context.Context, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		var first string
+		same := true
+		for i, n := range in.nodes {
+			st, err := n.status(ctx)
+			if err != nil {
+				return fmt.Errorf("node %s: %w", n.name, err)
+			}
+			if i == 0 {
+				first = st["wsrep_last_committed"]
+			}
+			same = same && st["wsrep_last_committed"] == first && st["wsrep_local_recv_queue"] == "0"
+		}
+		if same {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the nodes had not applied every write set after %v", limit)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (in *galeraInstance) MarkNodes(ctx context.Context) error {
+	in.marks = make([]nodeMark, len(in.nodes))
+	for i, n := range in.nodes {
+		if _, err := n.db.ExecContext(ctx, "FLUSH STATUS"); err != nil {
+			return fmt.Errorf("node %s: %w", n.name, err)
+		}
+		st, err := n.status(ctx)
+		if err != nil {
+			return fmt.Errorf("node %s: %w", n.name, err)
+		}
+		in.marks[i] = nodeMark{counters: numbers(st), cpu: procCPU(n.proc.PID())}
+	}
+	return nil
+}
+
+func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
+	if len(in.marks) != len(in.nodes) {
+		return nil, errors.New("the nodes' window was not started")
+	}
+	var out []NodeStats
+	for i, n := range in.nodes {
+		st, err := n.status(ctx)
+		if err != nil {
+			return out, fmt.Errorf("node %s: %w", n.name, err)
+		}
+		now := numbers(st)
+		ns := NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), CPUSeconds: procCPU(n.proc.PID()) - in.marks[i].cpu,
+			Counters: map[string]float64{}}
+		for _, k := range galeraCounted {
+			ns.Counters[k] = now[k] - in.marks[i].counters[k]
+		}
+		for _, k := range galeraAverages {
+			ns.Counters[k] = now[k]
+		}
+		out = append(out, ns)
+	}
+	return out, nil
+}
+
+func numbers(st map[string]string) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range st {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			out[k] = f
+		}
+	}
+	return out
+}
+
+// procCPU is a process's user+system seconds (/proc/PID/stat, in the
+// kernel's 100 ticks a second).
+func procCPU(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseFloat(f[11], 64)
+	sys, _ := strconv.ParseFloat(f[12], 64)
+	return (u + sys) / 100
+}
+
+// CheckNodes counts every table of the benchmark database on every node,
+// after every node applied every write set: a node that holds other
+// counts than the first is a failure.
+func (in *galeraInstance) CheckNodes(ctx context.Context) (checked, failures []string, err error) {
+	if err := in.waitApplied(ctx, time.Minute); err != nil {
+		return nil, nil, err
+	}
+	rows, err := in.nodes[0].db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' ORDER BY TABLE_NAME")
+	if err != nil {
+		return nil, nil, err
+	}
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		tables = append(tables, t)
+	}
+	rows.Close()
+	for _, t := range tables {
+		counts := make([]int64, len(in.nodes))
+		var each []string
+		for i, n := range in.nodes {
+			if err := n.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sbtest.`"+t+"`").Scan(&counts[i]); err != nil {
+				return checked, failures, fmt.Errorf("node %s: %w", n.name, err)
+			}
+			each = append(each, fmt.Sprintf("%s %d", n.name, counts[i]))
+		}
+		line := fmt.Sprintf("%s rows on every node: %s", t, strings.Join(each, ", "))
+		if same(counts) {
+			checked = append(checked, line)
+		} else {
+			failures = append(failures, line)
+		}
+	}
+	return checked, failures, nil
+}
+
+func same(xs []int64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// Stop stops every node at once (the directory goes next, so nothing
+// needs writing), then removes the hosts and the directory.
+func (in *galeraInstance) Stop(ctx context.Context) error {
+	if in.db != nil {
+		in.db.Close()
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(in.nodes))
+	for i, n := range in.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if n.db != nil {
+				quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+				n.db.ExecContext(quick, "SET GLOBAL innodb_fast_shutdown=2")
+				cancel()
+				n.db.Close()
+			}
+			if n.proc != nil {
+				errs[i] = n.proc.Stop(syscall.SIGTERM, 30*time.Second)
+			}
+		}()
+	}
+	wg.Wait()
+	if in.netID != "" {
+		// by id: whatever of the network was made, even half
+		if err := netns.Remove(in.netID); err != nil {
+			errs = append(errs, err)
+		} else if in.forgetNet != nil {
+			in.forgetNet(in.netID)
+		}
+	}
+	removeServerDir(in.dir, in.keep)
+	return errors.Join(errs...)
+}
