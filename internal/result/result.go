@@ -426,9 +426,23 @@ type File struct {
 	// Statements are the statements that took the most client time, for
 	// workloads that time theirs (slow-query capture), largest first.
 	Statements []Statement `json:"statements,omitempty"`
+	// Nodes are a cluster's nodes over the measured window, each with its
+	// own counters (docs/results.md); nil for a single server.
+	Nodes []Node `json:"nodes,omitempty"`
 	// RepeatStop, on the last repeat of a cell run with --repeat auto,
 	// says why no further repeat ran.
 	RepeatStop string `json:"repeat_stop,omitempty"`
+}
+
+// Node is one node of a cluster over the measured window: its process's
+// CPU and the counters it keeps of its part in the cluster (Galera's
+// wsrep_* status, docs/results.md says which are differences and which
+// averages).
+type Node struct {
+	Name       string             `json:"name"`
+	Address    string             `json:"address"`
+	CPUSeconds float64            `json:"cpu_s"`
+	Counters   map[string]float64 `json:"counters,omitempty"`
 }
 
 // OK is true when the cell ran to its end and its invariants held.

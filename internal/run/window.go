@@ -195,12 +195,14 @@ func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 		appSampler = metrics.Start(a.PIDs(), time.Second)
 		questionsBefore = questions(ctx, db, d)
 	}
+	c.markNodes(ctx)
 	runStart := time.Now()
 	if c.duringRun != nil && db != nil {
 		go c.duringRun(ctx, db)
 	}
 	// the cell's context ends the moment the server dies (watchServer)
 	dres, runErr := driver.Run(ctx, cfg, connect)
+	c.readNodes(ctx)
 	if a := c.inLoop(); a != nil {
 		if errs := a.LogErrors(); len(errs) > 0 {
 			if runErr != nil {
