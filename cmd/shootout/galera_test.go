@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"shootout/internal/netns"
+	"shootout/internal/result"
+	"shootout/internal/target"
+	"shootout/internal/testenv"
+)
+
+// TestGaleraCellOnEveryNode runs a short oltp_read_write cell on a
+// three-node Galera cluster: the cluster forms, the cell measures, the
+// invariants hold with the same row counts on every node, each node's
+// counters cover the measured window (the first node, which every
+// client writes to, replicated one write set per transaction, which the
+// others received), and the run leaves no host behind.
+func TestGaleraCellOnEveryNode(t *testing.T) {
+	testenv.RequireTarget(t, target.Galera{})
+	out := filepath.Join(testenv.WorkDir(t), "res")
+	cmd := exec.Command(bin, "run", "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "10000",
+		"--duration", "3s", "--out", out)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, b)
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	if len(cells) != 1 {
+		t.Fatalf("expected one cell, found %v", cells)
+	}
+	f, err := result.Read(cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.OK() || !f.Invariants.OK || f.Throughput.Events == 0 {
+		t.Fatalf("cell %s, invariants %+v, %d events", f.Status, f.Invariants, f.Throughput.Events)
+	}
+	if len(f.Nodes) != 3 {
+		t.Fatalf("expected 3 nodes in the cell, got %+v", f.Nodes)
+	}
+	everyNode := 0
+	for _, c := range f.Invariants.Checked {
+		if strings.Contains(c, "rows on every node: n1 ") && strings.Contains(c, "n3 ") {
+			everyNode++
+		}
+	}
+	if everyNode == 0 {
+		t.Errorf("no row count compared on every node: %v", f.Invariants.Checked)
+	}
+	checkNodeWindow(t, f)
+	if left := leftovers(cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("the run left %v", left)
+	}
+}
+
+func checkNodeWindow(t *testing.T, f *result.File) {
+	t.Helper()
+	n1 := f.Nodes[0].Counters
+	if n1["wsrep_replicated"] != float64(f.Throughput.Events) {
+		t.Errorf("n1 replicated %v write sets in the window, the clients committed %d transactions", n1["wsrep_replicated"], f.Throughput.Events)
+	}
+	for _, n := range f.Nodes[1:] {
+		if n.Counters["wsrep_received"] < n1["wsrep_replicated"] || n.CPUSeconds <= 0 {
+			t.Errorf("node %s received %v of n1's %v write sets, CPU %v s", n.Name, n.Counters["wsrep_received"], n1["wsrep_replicated"], n.CPUSeconds)
+		}
+	}
+	for _, k := range []string{"wsrep_local_cert_failures", "wsrep_local_bf_aborts", "wsrep_flow_control_paused", "wsrep_local_send_queue_avg", "wsrep_local_recv_queue_avg", "wsrep_cert_deps_distance"} {
+		if _, ok := n1[k]; !ok {
+			t.Errorf("n1 has no %s: %v", k, n1)
+		}
+	}
+}
+
+// leftovers are the links and namespaces of the networks shootout pid
+// made (netns.NewID: its pid in hex, then a sequence).
+func leftovers(pid int) []string {
+	var out []string
+	for seq := 1; seq < 4; seq++ {
+		out = append(out, netns.Leftovers(fmt.Sprintf("%x-%x", pid, seq))...)
+	}
+	return out
+}
+
+// TestKilledShootoutLeavesNoCluster SIGKILLs a run on a Galera cluster
+// mid-cell: every node dies with shootout (the parent-death signal that
+// setpriv sets again after the change of user), and the next command's
+// sweep removes the namespaces, veths and bridge it left.
+func TestKilledShootoutLeavesNoCluster(t *testing.T) {
+	testenv.RequireTarget(t, target.Galera{})
+	out := filepath.Join(testenv.WorkDir(t), "res")
+	cmd := exec.Command(bin, "run", "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "2000",
+		"--duration", "60s", "--interval", "1s", "--out", out)
+	nodes := startCluster(t, cmd)
+	left := leftovers(cmd.Process.Pid)
+	if len(left) < 7 { // three namespaces, three node veths, the bridge (and the clients' pair)
+		cmd.Process.Kill()
+		t.Fatalf("expected the cluster's hosts, found %v", left)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, p := range nodes {
+		if !waitGone(p, 10*time.Second) {
+			for _, p := range nodes {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("galera node %d outlived a SIGKILLed shootout", p)
+		}
+	}
+	if len(leftovers(cmd.Process.Pid)) == 0 {
+		t.Fatal("the hosts were gone before any sweep: the test would prove nothing")
+	}
+	_, stderr, code := shootout(t, nil, "run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "100",
+		"--duration", "1s", "--out", filepath.Join(testenv.WorkDir(t), "next"))
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("cleanup: removed network %x-", cmd.Process.Pid)) {
+		t.Fatalf("the next run after a SIGKILL: exit %d, stderr %q", code, stderr)
+	}
+	if left := leftovers(cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("still there after the sweep: %v", left)
+	}
+	if dirs, _ := os.ReadDir(filepath.Join(out, "work")); len(dirs) != 0 {
+		t.Errorf("cluster directory still there: %v", dirs)
+	}
+}
+
+// startCluster starts cmd and returns the nodes' pids once the clients run.
+func startCluster(t *testing.T, cmd *exec.Cmd) []int {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	sc := bufio.NewScanner(stderr)
+	for deadline := time.Now().Add(2 * time.Minute); sc.Scan() && time.Now().Before(deadline); {
+		var name string
+		var pid int
+		if n, _ := fmt.Sscanf(sc.Text(), "galera node %s (pid %d,", &name, &pid); n == 2 {
+			pids = append(pids, pid)
+		}
+		if strings.HasPrefix(sc.Text(), "[ 2s ]") {
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if len(pids) != 3 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("expected 3 nodes' pids, got %v", pids)
+	}
+	return pids
+}
