@@ -1,0 +1,56 @@
+package target
+
+import (
+	"context"
+	"database/sql/driver"
+	"strings"
+	"testing"
+)
+
+// nodeConn is a connection that says which node it came from.
+type nodeConn struct {
+	driver.Conn
+	node int
+}
+
+type fakeNode struct{ i int }
+
+func (f fakeNode) Connect(context.Context) (driver.Conn, error) { return nodeConn{node: f.i}, nil }
+func (fakeNode) Driver() driver.Driver                          { return nil }
+
+// TestRoundRobinSpreadsConnections: with writers=all each new connection
+// goes to the next node, so N clients land N/nodes on each.
+func TestRoundRobinSpreadsConnections(t *testing.T) {
+	r := &roundRobin{conns: []driver.Connector{fakeNode{0}, fakeNode{1}, fakeNode{2}}}
+	per := make([]int, 3)
+	for range 9 {
+		c, err := r.Connect(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		per[c.(nodeConn).node]++
+	}
+	if per[0] != 3 || per[1] != 3 || per[2] != 3 {
+		t.Errorf("9 connections over 3 nodes: %v", per)
+	}
+}
+
+// TestGaleraSettings: the cluster's own settings are taken out of what
+// goes to mariadbd, and a bad one is refused naming what is valid.
+func TestGaleraSettings(t *testing.T) {
+	c, err := galeraConfig(map[string]string{"nodes": "5", "writers": "all", "link_rate": "1gbit", "innodb_flush_log_at_trx_commit": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.nodes != 5 || c.writers != "all" || c.rate != "1gbit" || len(c.server) != 1 || c.server["innodb_flush_log_at_trx_commit"] != "2" {
+		t.Errorf("parsed %+v", c)
+	}
+	if c, _ := galeraConfig(nil); c.nodes != 3 || c.writers != "one" || c.rate != "" {
+		t.Errorf("defaults %+v", c)
+	}
+	for _, bad := range []map[string]string{{"nodes": "1"}, {"nodes": "x"}, {"writers": "some"}} {
+		if _, err := galeraConfig(bad); err == nil || !strings.Contains(err.Error(), "valid:") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}
