@@ -19,6 +19,8 @@ func StartsWhat(t Target, settings map[string]string) string {
 		s = "an external server (starts nothing)"
 	case t.Embedded():
 		s = "an embedded database file (WAL) in the work directory, inside shootout"
+	case isStarter(t):
+		s = t.(starter).StartsWhat(settings)
 	default:
 		build, transport := Build(t)
 		prog, _, _ := strings.Cut(build, ": ")
@@ -29,6 +31,14 @@ func StartsWhat(t Target, settings map[string]string) string {
 	}
 	return s
 }
+
+// starter is a target that says itself what a cell starts (a cluster:
+// how many servers, and where).
+type starter interface {
+	StartsWhat(settings map[string]string) string
+}
+
+func isStarter(t Target) bool { _, ok := t.(starter); return ok }
 
 // engineOf is ", engine X" where the server has several engines; the
 // engine's table options tell one variant of an engine from another.

@@ -77,6 +77,17 @@ func (Galera) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.MySQL, Engine: "innodb"}
 }
 
+// StartsWhat is the cluster in the dry run's and the target list's words.
+func (g Galera) StartsWhat(settings map[string]string) string {
+	c, err := galeraConfig(settings)
+	if err != nil {
+		return err.Error()
+	}
+	_, transport := Build(g)
+	return fmt.Sprintf("a Galera cluster per cell: %d private mariadbd, each in a network namespace of its own, engine innodb, clients on %s, %s",
+		c.nodes, map[string]string{"one": "the first node", "all": "every node round-robin"}[c.writers], transport)
+}
+
 func (Galera) Available() error {
 	if _, _, err := mariadbBinaries(); err != nil {
 		return err

@@ -54,3 +54,12 @@ func TestGaleraSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestGaleraSaysWhatItStarts: the dry run and the target list say how
+// many servers a cluster's cell starts, from its settings.
+func TestGaleraSaysWhatItStarts(t *testing.T) {
+	got := StartsWhat(Galera{}, map[string]string{"nodes": "5", "writers": "all"})
+	if !strings.Contains(got, "5 private mariadbd") || !strings.Contains(got, "every node round-robin") || !strings.Contains(got, "settings nodes=5, writers=all") {
+		t.Errorf("StartsWhat: %q", got)
+	}
+}
