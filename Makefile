@@ -6,7 +6,7 @@ BIN     := bin/shootout
 GO      ?= go
 DEB_PKGS := mariadb-server mariadb-plugin-rocksdb libmariadb-dev libjemalloc2 libtcmalloc-minimal4 postgresql sysbench fio gcc chromium e2fsprogs \
             redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip \
-            redis-server redis-tools memcached tarantool
+            redis-server redis-tools memcached tarantool galera-4 rsync socat
 OUT     ?= results/demo
 PKGS    ?= $(DEB_PKGS)
 # another build of MariaDB for the tests and the shop study (11.4.5 from
