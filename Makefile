@@ -51,9 +51,13 @@ test: deps
 	$(GO) vet ./...
 	# one package at a time: the packages that start servers measure the
 	# disk and the CPU, which tests of another package would share; the
-	# timeout is for a hang, which the stall watch now ends by itself:
-	# internal/run took 14-16.5 min, by how fast this machine was that day
-	$(GO) test -p 1 -count=1 -timeout 30m ./...
+	# timeout is for a hang, which the stall watch now ends by itself.
+	# Each package's time is listed at the end, slowest first.
+	@mkdir -p bin
+	set -o pipefail; $(GO) test -p 1 -count=1 -timeout 30m ./... 2>&1 | tee bin/test.log; rc=$$?; \
+	echo "package times, slowest first:"; \
+	awk '($$1 == "ok" || $$1 == "FAIL") && $$3 ~ /^[0-9.]+s$$/ { printf "%8.1f s  %-4s %s\n", $$3, $$1, $$2 }' bin/test.log | sort -rn; \
+	exit $$rc
 
 # deps-builds puts MariaDB 11.4.5's own binaries in $(MARIADB_BUILD).
 deps-builds:
