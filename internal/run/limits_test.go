@@ -71,7 +71,6 @@ func TestMemoryCapLimitsThePageCache(t *testing.T) {
 	requireLimits(t)
 	base := plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"500000"},
 		Clients: []int{4}, Duration: "4s", Interval: "0s"}
-	free := runOne(t, &base)
 	capped := base
 	capped.Memory = "192M"
 	limited := runOne(t, &capped)
@@ -90,12 +89,25 @@ func TestMemoryCapLimitsThePageCache(t *testing.T) {
 	if mx, _ := strconv.ParseInt(peak, 10, 64); mx <= 0 || mx > 192<<20 {
 		t.Fatalf("peak usage %d outside (0, 192M]", mx)
 	}
-	perOpFree, perOpCapped := free.Server.ReadBytesPerOp, limited.Server.ReadBytesPerOp
-	t.Logf("server read bytes per point select: %.0f without a cap, %.0f under 192M", perOpFree, perOpCapped)
-	if perOpCapped < 1000 || perOpFree > perOpCapped/10 {
-		t.Fatalf("read bytes/op %.0f free vs %.0f capped: the cap should force reads from disk", perOpFree, perOpCapped)
+	perOpCapped := limited.Server.ReadBytesPerOp
+	t.Logf("server read bytes per point select under 192M: %.0f", perOpCapped)
+	if perOpCapped < 1000 {
+		t.Fatalf("read bytes/op %.0f capped: the cap should force reads from disk", perOpCapped)
+	}
+	if guestV2() {
+		return
+	}
+	free := runOne(t, &base)
+	if perOpFree := free.Server.ReadBytesPerOp; perOpFree > perOpCapped/10 {
+		t.Fatalf("read bytes/op %.0f free vs %.0f capped: without the cap the data is read from memory", perOpFree, perOpCapped)
 	}
 }
+
+// guestV2 is true on a cgroup v2 kernel (make test-cgroup2's guest, an
+// emulated machine where a cell's load takes minutes): there a cell
+// without limits, which shows the server and not the cgroups, is left
+// to the v1 host's run of the same test.
+func guestV2() bool { return limits.Version() == 2 }
 
 // TestIOPSCapBoundsServicedIOs: no IO rate a cell records passes its
 // cap, the write-back's IOs included (over the run's seconds alone they
@@ -180,10 +192,6 @@ func TestCPUQuotaBoundsServerCPU(t *testing.T) {
 	}
 	base := plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"10000"},
 		Clients: []int{4}, Duration: "4s", Interval: "0s"}
-	free := runOne(t, &base)
-	freeCPU, _ := free.Server.CPU()
-	freeCores := freeCPU / free.Throughput.Seconds
-
 	quota := base
 	quota.CPUs = "0.2"
 	f := runOne(t, &quota)
@@ -199,16 +207,20 @@ func TestCPUQuotaBoundsServerCPU(t *testing.T) {
 		t.Fatalf("no server CPU in evidence: %+v", f.Limits)
 	}
 	throttled, _ := strconv.Atoi(f.Limits.Evidence["cpu.stat.nr_throttled"])
-	t.Logf("server CPU: %.2f cores free (%.0f qps), %.3f cores under a 0.2 quota (%.0f qps, throttled in %d periods)",
-		freeCores, free.Throughput.QPS, cores, f.Throughput.QPS, throttled)
-	if freeCores < 0.4 {
-		t.Fatalf("the workload used only %.2f cores without a quota: not CPU-bound enough to test one", freeCores)
-	}
+	t.Logf("server CPU: %.3f cores under a 0.2 quota (%.0f qps, throttled in %d periods)", cores, f.Throughput.QPS, throttled)
 	if cores <= 0 || cores > 0.25 || throttled == 0 {
 		t.Fatalf("%.3f cores, %d throttled periods under a 0.2-core quota", cores, throttled)
 	}
 	left, _ := filepath.Glob(filepath.Join(limits.Root, "*", limits.Prefix+strconv.Itoa(os.Getpid())+"-*"))
 	if len(left) > 0 {
 		t.Fatalf("cgroups left after the cell: %v", left)
+	}
+	if guestV2() {
+		return
+	}
+	free := runOne(t, &base)
+	freeCPU, _ := free.Server.CPU()
+	if freeCores := freeCPU / free.Throughput.Seconds; freeCores < 0.4 {
+		t.Fatalf("the workload used only %.2f cores without a quota: not CPU-bound enough to test one", freeCores)
 	}
 }
