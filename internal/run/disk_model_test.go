@@ -37,7 +37,7 @@ func TestCellsOnAModelledHDD(t *testing.T) {
 			ts = targets[:1]
 		}
 		p := &plan.Plan{Targets: ts, Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000"},
-			Clients: []int{2}, Duration: "6s", Interval: "0s", Disk: model, Params: map[string]string{"tables": "1"}}
+			Clients: []int{2}, Duration: "3s", Interval: "0s", Disk: model, Params: map[string]string{"tables": "1"}}
 		res, err := p.Resolve(plan.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -49,7 +49,7 @@ func TestEveryOLTPTestOnEveryServer(t *testing.T) {
 			testenv.RequireTarget(t, tg)
 			out := testenv.WorkDir(t)
 			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: oltpTests, Datasets: []string{"5000"},
-				Clients: []int{4}, Duration: "1500ms", Interval: "0s"}
+				Clients: []int{4}, Duration: "1s", Interval: "0s"}
 			res, err := p.Resolve(plan.Options{})
 			if err != nil {
 				t.Fatal(err)
