@@ -14,8 +14,8 @@ import (
 
 // reducedStudies are the preset studies cut to test size. Where a study
 // caps memory, the reduced dataset keeps its memory-to-data ratio: seed
-// 004's 10 M rows in 3G with 1G caches become 2.5 M rows in 768M with
-// 256M caches (the server's fixed share does not shrink, so this is the
+// 004's 10 M rows in 3G with 1G caches become 1.25 M rows in 384M with
+// 128M caches (the server's fixed share does not shrink, so this is the
 // harder case), 50 clients become 13, on the seed's ssd model. The
 // redmine study keeps its small set at the seed's 1G with its heaviest
 // condition, 4 clients beside an x4 neighbour on the seed's hdd model; the
@@ -27,9 +27,9 @@ var reducedStudies = map[string]func(p *plan.Plan){
 		p.Datasets, p.Duration, p.Interval, p.Repeat = []string{"20000"}, "3s", "0s", "1"
 	},
 	"sysbench": func(p *plan.Plan) {
-		p.Datasets, p.Memory, p.Clients, p.Duration, p.Interval = []string{"2500000"}, "768M", []int{13}, "8s", "0s"
-		p.Settings = map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "256M"},
-			"mariadb-rocksdb": {"rocksdb_block_cache_size": "256M"}}
+		p.Datasets, p.Memory, p.Clients, p.Duration, p.Interval = []string{"1250000"}, "384M", []int{13}, "8s", "0s"
+		p.Settings = map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "128M"},
+			"mariadb-rocksdb": {"rocksdb_block_cache_size": "128M"}}
 	},
 	"redmine": func(p *plan.Plan) {
 		p.Datasets, p.Clients, p.Neighbour, p.Duration, p.Interval = []string{"small"}, []int{4}, []string{"x4"}, "4s", "0s"
