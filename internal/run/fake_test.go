@@ -8,13 +8,11 @@ package run
 // workload's clients as its script says. The workload finds its server
 // by the endpoint's address, as a real client would.
 //
-// It is written against the native path (NativeWorkload, NativeSteps,
-// NativeInstance): when the Session contract replaces it, the steps
-// become the session.
+// It is a workload of a native protocol (NativeWorkload, whose Native
+// is its Session on the server; NativeInstance).
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -221,12 +219,9 @@ func (s *fakeServer) isGone() bool {
 type fakeWorkload struct{}
 
 func init() {
-	workload.Register("fake", "test only: a scripted session on a fake server", func(map[string]string) (workload.Workload, error) {
-		return fakeWorkload{}, nil
-	})
+	workload.Register(workload.Spec{Name: "fake", Description: "test only: a scripted session on a fake server",
+		New: func(workload.Values) (workload.Workload, error) { return fakeWorkload{}, nil }})
 }
-
-var errFakeSQL = errors.New("the fake workload speaks no SQL")
 
 func (fakeWorkload) Name() string           { return "fake" }
 func (fakeWorkload) Description() string    { return "test only" }
@@ -239,28 +234,11 @@ func (fakeWorkload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	}
 	return workload.Dataset{Name: spec, Rows: n, Seed: seed}, nil
 }
-func (fakeWorkload) Schema(dialect.Dialect, workload.Dataset) []string   { return nil }
-func (fakeWorkload) PostLoad(dialect.Dialect, workload.Dataset) []string { return nil }
-func (fakeWorkload) Load(context.Context, *sql.DB, dialect.Dialect, workload.Dataset, workload.Progress) (workload.LoadStats, error) {
-	return workload.LoadStats{}, errFakeSQL
-}
-func (fakeWorkload) Loaded(context.Context, *sql.DB, dialect.Dialect, workload.Dataset) (bool, error) {
-	return false, errFakeSQL
-}
-func (fakeWorkload) NewWorker(context.Context, *sql.Conn, dialect.Dialect, workload.Dataset, int) (workload.Worker, error) {
-	return nil, errFakeSQL
-}
-func (fakeWorkload) Before(context.Context, *sql.DB, dialect.Dialect, workload.Dataset) (workload.State, error) {
-	return nil, errFakeSQL
-}
-func (fakeWorkload) Check(context.Context, *sql.DB, dialect.Dialect, workload.Dataset, workload.State, map[string]int64) workload.Invariants {
-	return workload.Invariants{Failures: []string{errFakeSQL.Error()}}
-}
 
 // Speaks: the plan is resolved on a stand-in target (fakePlan), so any.
 func (fakeWorkload) Speaks(proto.Name, dialect.Dialect) error { return nil }
 
-func (fakeWorkload) Native(ep proto.Endpoint) (workload.NativeSteps, error) {
+func (fakeWorkload) Native(ep proto.Endpoint) (workload.Session, error) {
 	s, ok := fakeServers.Load(ep.Address)
 	if !ok {
 		return nil, fmt.Errorf("fake: no server at %s", ep.Address)
