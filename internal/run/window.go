@@ -3,8 +3,8 @@ package run
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -120,240 +120,248 @@ func (p *preConnected) closeUnused() {
 	}
 }
 
-// measure is the measured window: the neighbour starts, the counters are
-// read, the clients run, the counters are read again, the neighbour stops.
-// The figures are filled in even when the run or the neighbour failed, and
-// the error then fails the cell.
+// window is one measured window: the driven run between its probes, and
+// what they read until record puts it in the cell's file.
+type window struct {
+	c   *cellRun
+	ctx context.Context // the cell's: it ends the moment the server dies
+	// ask is what questions to the server after the run go under: ctx,
+	// bounded once the server stopped answering (a stall of the run, a
+	// write-back past its bound)
+	ask     context.Context
+	cancels []context.CancelFunc
+	cfg     driver.Config
+	connect driver.Connect
+	// readsFromMemory: a MemoryReader workload meant to read from memory,
+	// whose window is proven in memory
+	readsFromMemory bool
+
+	dres       *driver.Result
+	runErr     error
+	runStart   time.Time
+	runSecs    float64
+	windowSecs float64
+	state      *stateProbe
+	engine     *engineWritesProbe
+	preConnect *preConnectProbe
+	cache      *cacheProbe
+	neighbour  *neighbourProbe
+	group      *groupProbe
+	disk       *diskProbe
+	sampler    *samplerProbe
+	app        *appProbe
+	writeBack  *writeBackProbe
+	nodes      *nodesProbe
+	started    []probe
+}
+
+// probes are the window's probes in the order they start; they stop in
+// reverse.
+func (w *window) probes() []probe {
+	return []probe{w.state, w.engine, w.preConnect, w.cache, w.neighbour, w.group, w.disk, w.sampler, w.app, w.writeBack, w.nodes}
+}
+
+func (c *cellRun) newWindow(ctx context.Context) *window {
+	w := &window{c: c, ctx: ctx, ask: ctx, cfg: c.driverConfig(), connect: c.connect}
+	w.makeProbes()
+	mr, ok := c.w.(workload.MemoryReader)
+	w.readsFromMemory = ok && mr.ReadsFromMemory()
+	return w
+}
+
+func (w *window) makeProbes() {
+	w.state, w.engine, w.preConnect, w.cache = &stateProbe{}, &engineWritesProbe{}, &preConnectProbe{}, &cacheProbe{}
+	w.neighbour, w.group, w.disk, w.sampler = &neighbourProbe{}, &groupProbe{}, &diskProbe{}, &samplerProbe{}
+	w.app, w.writeBack, w.nodes = &appProbe{}, &writeBackProbe{}, &nodesProbe{}
+}
+
+// bound makes every question to the server from now on bounded, together.
+func (w *window) bound() {
+	ctx, cancel := context.WithTimeout(w.ask, stalledServerQueries)
+	w.ask, w.cancels = ctx, append(w.cancels, cancel)
+}
+
+func (w *window) close() {
+	for _, cancel := range w.cancels {
+		cancel()
+	}
+}
+
+// startProbes starts the probes in order; when one fails, those started
+// stop.
+func (w *window) startProbes() error { return w.startThese(w.probes()) }
+
+func (w *window) startThese(probes []probe) error {
+	for _, p := range probes {
+		if err := p.start(w); err != nil {
+			w.stopProbes()
+			w.cache.note(w)
+			return err
+		}
+		w.started = append(w.started, p)
+	}
+	return nil
+}
+
+func (w *window) stopProbes() {
+	for i := len(w.started) - 1; i >= 0; i-- {
+		w.started[i].stop(w)
+	}
+	w.started = nil
+}
+
+// run drives the clients.
+func (w *window) run() {
+	c := w.c
+	logf(c.Log, "running %s: %d clients, %s", c.cell.Workload, c.cell.Clients, describeStop(w.cfg))
+	w.runStart = time.Now()
+	if db, _ := c.sqlHandles(); c.duringRun != nil && db != nil {
+		go c.duringRun(w.ctx, db)
+	}
+	// the cell's context ends the moment the server dies (watchServer)
+	w.dres, w.runErr = driver.Run(w.ctx, w.cfg, w.connect)
+	w.runErr = c.withAppErrors(w.runErr)
+	w.runSecs = time.Since(w.runStart).Seconds()
+}
+
+// measure is the measured window: the probes start, the clients run, the
+// probes stop in reverse. The figures are filled in even when the run or
+// a probe failed, and the error then fails the cell.
 func (c *cellRun) measure(ctx context.Context) (*measured, error) {
 	if ca, ok := c.w.(workload.ClientsAware); ok {
 		ca.SetClients(c.cell.Clients)
 	}
-	f := c.f
-	before, err := c.sess.Before(ctx, c.ds)
-	if err != nil {
+	w := c.newWindow(ctx)
+	defer w.close()
+	if err := w.startProbes(); err != nil {
 		return nil, err
 	}
-	// the SQL-only evidence: engine write counters, statements per request
-	db, d := c.sqlHandles()
-	var writesBefore dialect.EngineWrites
-	var writesKnown bool
-	if db != nil {
-		writesBefore, writesKnown, err = d.ReadEngineWrites(ctx, db)
-		if err != nil {
-			f.Server.Note = "engine write counters unreadable: " + err.Error()
+	w.run()
+	w.stopProbes()
+	w.record()
+	return w.outcome()
+}
+
+// record puts what the run and the probes read in the cell's file; the
+// order matters where one figure is made from another (the device's bytes
+// replace the process tree's, write amplification divides them) and for
+// the order of the notes.
+func (w *window) record() {
+	c, f := w.c, w.c.f
+	if dres := w.dres; dres != nil {
+		if w.app.sampler != nil {
+			c.fillApp(w.app.usage, w.sampler.usage, dres.Events, dres.Counters, w.app.questionsBefore, w.app.questionsAfter)
 		}
-	}
-	cfg := c.driverConfig()
-	connect := driver.Connect(c.connect)
-	mr, readsFromMemory := c.w.(workload.MemoryReader)
-	readsFromMemory = readsFromMemory && mr.ReadsFromMemory()
-	if readsFromMemory {
-		// every client connects (and warms its connection, where the
-		// cache is the connection's) before the window and its
-		// neighbour: the reads are what it measures
-		pre, err := connectAll(ctx, c.connect, cfg.Clients)
-		if err != nil {
-			return nil, err
-		}
-		defer pre.closeUnused()
-		connect = pre.handOut
-	}
-	// before the neighbour and the disk window: it writes a file, and
-	// locking may read some of the server's
-	var cache *cacheWindow
-	if readsFromMemory {
-		cache = startCacheWindow(c.inst.DataDir(), c.WorkDir, c.cell.Conditions.MemoryBytes == 0)
-		defer cache.close()
-		if cache != nil {
-			defer func() { f.Limits.Notes = append(f.Limits.Notes, cache.limitsNote()) }()
-			if cache.pinnedBytes > 0 {
-				logf(c.Log, "locked %.0f MiB of the server's cached files in the page cache for the window", float64(cache.pinnedBytes)/(1<<20))
-			}
-		}
-	}
-	logf(c.Log, "running %s: %d clients, %s", c.cell.Workload, c.cell.Clients, describeStop(cfg))
-	nb, err := c.startNeighbour(ctx, cfg.Duration)
-	if err != nil {
-		return nil, err
-	}
-	defer nb.stop()
-	var ioBefore int64
-	readsBefore := int64(-1)
-	var win *limits.Window
-	ioFrom := time.Now()
-	if c.group != nil {
-		ioBefore = c.group.IOServiced()
-		readsBefore = c.group.IOReads()
-		win = c.group.StartWindow()
-	}
-	disk := startDiskWindow(c.inst.DataDir())
-	sampledFrom := time.Now()
-	sampler := metrics.StartWith(c.inst.PIDs(), time.Second, c.counters())
-	var appSampler *metrics.Sampler
-	questionsBefore := int64(-1)
-	if a := c.inLoop(); a != nil {
-		appSampler = metrics.Start(a.PIDs(), time.Second)
-		questionsBefore = questions(ctx, db, d)
-	}
-	c.markNodes(ctx)
-	runStart := time.Now()
-	if c.duringRun != nil && db != nil {
-		go c.duringRun(ctx, db)
-	}
-	// the cell's context ends the moment the server dies (watchServer)
-	dres, runErr := driver.Run(ctx, cfg, connect)
-	c.readNodes(ctx)
-	if a := c.inLoop(); a != nil {
-		if errs := a.LogErrors(); len(errs) > 0 {
-			if runErr != nil {
-				runErr = fmt.Errorf("%w; %s's log: %s", runErr, a.Name(), strings.Join(errs, "; "))
-			}
-			c.appErrors = errs
-		}
-	}
-	runSecs := time.Since(runStart).Seconds()
-	// what the window dirtied is written before anything is counted, for
-	// every engine alike: otherwise an engine that defers its writes
-	// (InnoDB's dirty pages, PostgreSQL's shared buffers, MyRocks'
-	// memtables) would look as if it wrote less
-	wbStart := time.Now()
-	var wb writeBack
-	var wbErr error
-	if errors.Is(runErr, driver.ErrStalled) {
-		// a server that stopped answering the clients may not answer
-		// these either: what is asked of it now is bounded, and nothing
-		// is written back for a cell that has failed
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
-		defer cancel()
-		if ev := stallEvidence(ctx, c.inst.PIDs(), db, d); ev != "" {
-			runErr = fmt.Errorf("%w; %s", runErr, ev)
-		}
-	} else {
-		limit, least := c.stepLimit(time.Duration(c.f.Load.Seconds * float64(time.Second)))
-		// what a run dirtied under a disk cap is written back under it
-		// too: ten times the run is allowed as well
-		limit = max(limit, 10*time.Duration(runSecs*float64(time.Second)))
-		// an engine that can say what is left gives up at the bound and
-		// the cell goes on, saying so; one that cannot runs to the end,
-		// and past the bound (and the time to read its answer) it is
-		// taken to have stopped answering
-		var got target.WriteBackResult
-		late, err := boundStep(ctx, limit+stalledServerQueries, c.inst.PIDs(), db, d, func(ctx context.Context) (err error) {
-			got, err = c.inst.WriteBack(ctx, limit)
-			return err
-		})
-		if late == nil {
-			wb, wbErr = finishedWriteBack(got, err), err
-		} else {
-			// the step may still be writing its answer: it is not read;
-			// and what is asked of the server from now on is bounded, as
-			// after a stall of the run
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, stalledServerQueries)
-			defer cancel()
-			wb = writeBack{ran: true, left: &target.Unwritten{Bytes: -1, What: "an unknown amount (the write-back had not returned)"}}
-			wbErr = fmt.Errorf("the server stopped answering: the write-back after the run went unanswered for %v (the bound: ten times the load or the run, at least %v); %s",
-				late.waited.Round(time.Second), least, late.evidence)
-		}
-	}
-	wbSecs := time.Since(wbStart).Seconds()
-	usage := sampler.Stop()
-	sampledSecs := time.Since(sampledFrom).Seconds()
-	cache.stop()
-	if appSampler != nil && dres != nil {
-		c.fillApp(appSampler.Stop(), usage, dres.Events, dres.Counters, questionsBefore, questions(ctx, db, d))
-	}
-	windowSecs := time.Since(runStart).Seconds()
-	disk.stop() // before the neighbour stops: its IO is taken out by rate
-	nb.stop()
-	if dres != nil {
 		fillDriver(f, dres)
 		note := f.Server.Note
-		fillServer(f, usage, dres.Events, c.inst)
+		fillServer(f, w.sampler.usage, dres.Events, c.inst)
 		f.Server.Note = joinNotes(f.Server.Note, note)
-		disk.fill(&f.Server, dres.Events, nb.evidence)
-		if writesKnown && dres.Events > 0 {
-			c.engineWrites(ctx, db, d, writesBefore, dres.Events)
-		}
+		w.disk.win.fill(&f.Server, dres.Events, w.neighbour.evidence())
+		w.recordEngineWrites()
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
-		if readsFromMemory {
-			f.Server.InMemory = c.inMemory(usage.Measured, usage.ServerReadBytes, readsBefore, cache)
+		if w.readsFromMemory {
+			f.Server.InMemory = c.inMemory(w.sampler.usage.Measured, w.sampler.usage.ServerReadBytes, w.group.readIOs(), w.cache.win)
 			if im := f.Server.InMemory; !im.OK {
 				logf(c.Log, "%s", im.Note)
 			}
 		}
 		dres.WriteSummary(c.Log)
 	}
-	wb.fill(&f.Server, wbSecs)
-	if g := c.group; g != nil {
-		f.Limits.Applied = true
-		f.Limits.Settings = g.Applied
-		var notes []string
-		f.Limits.Evidence, notes = win.End()
-		f.Limits.Notes = append(f.Limits.Notes, notes...)
-		// the group's count includes a neighbour sharing the cap: its
-		// IOs, as fio reported them, are the server's no more
-		serviced, reads := g.IOServiced()-ioBefore, g.IOReads()-readsBefore
-		ioSecs := time.Since(ioFrom).Seconds()
-		ios := serviced
-		if n := neighbourIOs(nb.evidence, windowSecs); n > 0 {
-			f.Limits.Evidence["neighbour.ios_in_window"] = fmt.Sprint(n)
-			ios = max(ios-n, 0)
-		}
-		if ios > 0 && dres != nil && dres.Events > 0 {
-			f.Server.IOOpsPerOp = float64(ios) / float64(dres.Events)
-		}
-		// what the caps left the server over the driven run and the
-		// write-back, each count over the seconds it was counted in: the
-		// write-back's CPU and IOs over the run's seconds alone would
-		// look as if the caps had leaked
-		if c.lim.Server.CPUQuota > 0 && usage.Measured {
-			f.Limits.Evidence["server_cpu_cores_during_run_and_writeback"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/sampledSecs)
-		}
-		if c.lim.Server.IOPS > 0 {
-			f.Limits.Evidence["io_serviced_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced)/ioSecs)
-			if readsBefore >= 0 {
-				f.Limits.Evidence["io_writes_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced-reads)/ioSecs)
-			}
-		}
-	}
-	if len(nb.evidence) > 0 {
+	w.writeBack.wb.fill(&f.Server, w.writeBack.secs)
+	w.recordGroup()
+	if ev := w.neighbour.evidence(); len(ev) > 0 {
 		if f.Limits.Evidence == nil {
 			f.Limits.Evidence = map[string]string{}
 		}
-		for k, v := range nb.evidence {
-			f.Limits.Evidence[k] = v
+		maps.Copy(f.Limits.Evidence, ev)
+	}
+	w.cache.note(w)
+}
+
+// recordEngineWrites keeps the difference of the engine's own write
+// counters per operation.
+func (w *window) recordEngineWrites() {
+	p, s := w.engine, &w.c.f.Server
+	if p.read {
+		a, n := p.after.Sub(p.before), float64(w.dres.Events)
+		s.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(a.LogBytes) / n, DataBytesPerOp: float64(a.DataBytes) / n,
+			FullPageImagesPerOp: float64(a.FullPageImages) / n, Source: a.Source}
+	} else if p.err != nil {
+		s.Note = joinNotes(s.Note, "engine write counters unreadable after the run: "+p.err.Error())
+	}
+}
+
+// recordGroup records the cgroup's evidence of the window and what its
+// caps left the server.
+func (w *window) recordGroup() {
+	g, f, p := w.c.group, w.c.f, w.group
+	if g == nil {
+		return
+	}
+	f.Limits.Applied = true
+	f.Limits.Settings = g.Applied
+	f.Limits.Evidence = p.evidence
+	f.Limits.Notes = append(f.Limits.Notes, p.notes...)
+	// the group's count includes a neighbour sharing the cap: its IOs, as
+	// fio reported them, are the server's no more
+	serviced, reads := p.ioAfter-p.ioBefore, p.readsAt-p.readsBefore
+	ios := serviced
+	if n := neighbourIOs(w.neighbour.evidence(), w.windowSecs); n > 0 {
+		f.Limits.Evidence["neighbour.ios_in_window"] = fmt.Sprint(n)
+		ios = max(ios-n, 0)
+	}
+	if ios > 0 && w.dres != nil && w.dres.Events > 0 {
+		f.Server.IOOpsPerOp = float64(ios) / float64(w.dres.Events)
+	}
+	// what the caps left the server over the driven run and the
+	// write-back, each count over the seconds it was counted in: the
+	// write-back's CPU and IOs over the run's seconds alone would look as
+	// if the caps had leaked
+	usage := w.sampler.usage
+	if w.c.lim.Server.CPUQuota > 0 && usage.Measured {
+		f.Limits.Evidence["server_cpu_cores_during_run_and_writeback"] = fmt.Sprintf("%.3f", usage.ServerCPUSeconds/w.sampler.secs)
+	}
+	if w.c.lim.Server.IOPS > 0 {
+		f.Limits.Evidence["io_serviced_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced)/p.secs)
+		if p.readsBefore >= 0 {
+			f.Limits.Evidence["io_writes_per_s_during_run_and_writeback"] = fmt.Sprintf("%.1f", float64(serviced-reads)/p.secs)
 		}
 	}
-	if c.serverGone() && (runErr != nil || wbErr != nil) {
-		return nil, fmt.Errorf("the measured run, %.1f s in", runSecs)
+}
+
+// outcome is the window's error, if any: the server's death first, then
+// the run's, the write-back's and the neighbour's.
+func (w *window) outcome() (*measured, error) {
+	c, wbErr := w.c, w.writeBack.err
+	if c.serverGone() && (w.runErr != nil || wbErr != nil) {
+		return nil, fmt.Errorf("the measured run, %.1f s in", w.runSecs)
 	}
-	if runErr != nil {
-		return nil, fmt.Errorf("run: %w", runErr)
+	if w.runErr != nil {
+		return nil, fmt.Errorf("run: %w", w.runErr)
 	}
 	if wbErr != nil {
 		return nil, fmt.Errorf("write back what the window dirtied: %w", wbErr)
 	}
-	if nb.err != nil {
+	if nb := w.neighbour.run; nb != nil && nb.err != nil {
 		return nil, fmt.Errorf("neighbour %s was not measured: %w", c.cell.Conditions.Neighbour, nb.err)
 	}
-	return &measured{driver: dres, before: before}, nil
+	return &measured{driver: w.dres, before: w.state.state}, nil
 }
 
-// engineWrites reads the engine's own write counters again and keeps the
-// difference per operation.
-func (c *cellRun) engineWrites(ctx context.Context, db *sql.DB, d dialect.Dialect, before dialect.EngineWrites, events int64) {
-	// PostgreSQL's read waits for the clients' backends to exit, which is
-	// when they publish their statistics
-	after, ok, err := d.ReadEngineWrites(ctx, db)
-	if ok {
-		w, n := after.Sub(before), float64(events)
-		c.f.Server.EngineWrites = &result.EngineWrites{LogBytesPerOp: float64(w.LogBytes) / n, DataBytesPerOp: float64(w.DataBytes) / n,
-			FullPageImagesPerOp: float64(w.FullPageImages) / n, Source: w.Source}
-	} else if err != nil {
-		c.f.Server.Note = joinNotes(c.f.Server.Note, "engine write counters unreadable after the run: "+err.Error())
+// withAppErrors adds what the application in the loop logged during the
+// run to the run's error.
+func (c *cellRun) withAppErrors(runErr error) error {
+	a := c.inLoop()
+	if a == nil {
+		return runErr
 	}
+	if errs := a.LogErrors(); len(errs) > 0 {
+		if runErr != nil {
+			runErr = fmt.Errorf("%w; %s's log: %s", runErr, a.Name(), strings.Join(errs, "; "))
+		}
+		c.appErrors = errs
+	}
+	return runErr
 }
 
 // neighbourRun is a fio neighbour for one window; the zero value (no
@@ -515,12 +523,10 @@ const (
 
 // inMemory is the proof that the window's reads came from memory: what
 // the server's processes made the kernel read from storage, and the read
-// IOs of its cgroup's disk controller where it has one.
-func (c *cellRun) inMemory(measured bool, readBytes, readsBefore int64, cache *cacheWindow) *result.InMemory {
-	im := &result.InMemory{ReadBytes: readBytes, CgroupReadIOs: -1}
-	if c.group != nil && readsBefore >= 0 {
-		im.CgroupReadIOs = max(c.group.IOReads()-readsBefore, 0)
-	}
+// IOs of its cgroup's disk controller where it has one (readIOs, else
+// -1).
+func (c *cellRun) inMemory(measured bool, readBytes, readIOs int64, cache *cacheWindow) *result.InMemory {
+	im := &result.InMemory{ReadBytes: readBytes, CgroupReadIOs: readIOs}
 	cache.fill(im)
 	switch {
 	case !measured:
