@@ -141,8 +141,6 @@ type slice struct {
 	counts counts
 }
 
-// Run drives the workload until the duration or op count is reached, ctx is
-// cancelled, or a non-retryable error stops it.
 // gcPercentDuringRun is GOGC while the clients run.
 const gcPercentDuringRun = 400
 
@@ -152,6 +150,8 @@ const gcPercentDuringRun = 400
 // 100 were (1.09-1.32, the client's CPU per query within sysbench's).
 const maxProcsDuringRun = 128
 
+// Run drives the workload until the duration or op count is reached, ctx is
+// cancelled, or a non-retryable error stops it.
 func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -173,17 +173,71 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	if n := min(cfg.Clients, maxProcsDuringRun); n > runtime.GOMAXPROCS(0) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
-	nops := len(cfg.OpNames)
-	sliceLen := sliceLength(cfg)
+	r := &run{cfg: cfg, connect: connect, clients: newClients(cfg)}
+	workers, err := connectWorkers(ctx, cfg.Clients, connect)
+	if err != nil {
+		return nil, err
+	}
+	r.runCtx, r.stop = context.WithCancel(ctx)
+	defer r.stop()
+	r.opCtx = context.WithoutCancel(ctx)
+	r.begin(time.Now())
+	var wg sync.WaitGroup
+	for i, cl := range r.clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.drive(i, cl, workers[i])
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	res := &Result{OpNames: cfg.OpNames, Clients: cfg.Clients}
+	col := newCollector(cfg, r.clients, r.start)
+	abandoned := r.watch(ctx, col, res, done)
+	return r.finish(ctx, res, col, abandoned)
+}
+
+// run is one driven run: its clients and what they share.
+type run struct {
+	cfg     Config
+	connect Connect
+	clients []*client
+	// runCtx ends the clients' loops (time, a fatal error, ctx); opCtx,
+	// never cancelled, is what operations run under (runOne says why)
+	runCtx, opCtx context.Context
+	stop          context.CancelFunc
+	fatalOnce     sync.Once
+	fatal         error
+
+	// pacing: the run's start, its end by time (zero: none), the
+	// operations issued in all (Ops), and at a fixed rate the tickets
+	// handed out and the period between them
+	start, deadline time.Time
+	issued, ticket  atomic.Int64
+	period          time.Duration
+
+	countersMu sync.Mutex
+	counters   []map[string]int64
+	statements [][]workload.StatementStat
+}
+
+func newClients(cfg Config) []*client {
 	clients := make([]*client, cfg.Clients)
 	for i := range clients {
-		clients[i] = &client{nops: nops, sliceLen: sliceLen, classify: cfg.Classify,
+		clients[i] = &client{nops: len(cfg.OpNames), sliceLen: sliceLength(cfg), classify: cfg.Classify,
 			c: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
 		if cfg.Interval > 0 {
 			clients[i].done = hist.New()
 		}
 	}
-	workers := make([]workload.Worker, cfg.Clients)
+	return clients
+}
+
+// connectWorkers connects every client before the run starts; when one
+// cannot, those connected are closed.
+func connectWorkers(ctx context.Context, n int, connect Connect) ([]workload.Worker, error) {
+	workers := make([]workload.Worker, n)
 	for i := range workers {
 		w, err := connect(ctx, i)
 		if err != nil {
@@ -194,173 +248,131 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 		}
 		workers[i] = w
 	}
+	return workers, nil
+}
 
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	opCtx := context.WithoutCancel(ctx)
-	var fatalOnce sync.Once
-	var fatal error
-	fail := func(err error) {
-		fatalOnce.Do(func() { fatal = err; stop() })
-	}
-	stallLimit := cfg.StallLimit
-	if stallLimit <= 0 {
-		stallLimit = DefaultStallLimit
-	}
+// fail ends the run with err, the first fatal error.
+func (r *run) fail(err error) {
+	r.fatalOnce.Do(func() { r.fatal = err; r.stop() })
+}
 
-	start := time.Now()
-	for _, cl := range clients {
+// keep collects a worker's counters and statement timings before it
+// closes.
+func (r *run) keep(w workload.Worker) {
+	r.countersMu.Lock()
+	defer r.countersMu.Unlock()
+	r.counters = append(r.counters, w.Counters())
+	if st, ok := w.(workload.StatementTimer); ok {
+		r.statements = append(r.statements, st.Statements())
+	}
+}
+
+// begin starts the run's clock, which the deadline, the rate's schedule
+// and the clients' time slices count from.
+func (r *run) begin(start time.Time) {
+	r.start = start
+	for _, cl := range r.clients {
 		cl.t0 = start
 	}
-	var deadline time.Time
-	if cfg.Duration > 0 {
-		deadline = start.Add(cfg.Duration)
+	if r.cfg.Duration > 0 {
+		r.deadline = start.Add(r.cfg.Duration)
 	}
-	var issued, ticket int64
-	var period time.Duration
-	if cfg.Rate > 0 {
-		period = time.Duration(float64(time.Second) / cfg.Rate)
+	if r.cfg.Rate > 0 {
+		r.period = time.Duration(float64(time.Second) / r.cfg.Rate)
 	}
+}
 
-	counters := make([]map[string]int64, 0, cfg.Clients)
-	var statements [][]workload.StatementStat
-	var countersMu sync.Mutex
-	keepCounters := func(w workload.Worker) {
-		countersMu.Lock()
-		counters = append(counters, w.Counters())
-		if st, ok := w.(workload.StatementTimer); ok {
-			statements = append(statements, st.Statements())
+// drive is one client's loop of operations, closed or paced.
+func (r *run) drive(id int, cl *client, w workload.Worker) {
+	defer func() {
+		r.keep(w)
+		w.Close()
+	}()
+	if looping(r.cfg, w) {
+		w = runLoop(r.runCtx, r.cfg, id, cl, w, r.deadline, r.connect, r.keep, r.fail)
+		return
+	}
+	var mine int64
+	for {
+		intended, ok := r.next(&mine)
+		if !ok {
+			return
 		}
-		countersMu.Unlock()
-	}
-
-	var wg sync.WaitGroup
-	for i := range clients {
-		wg.Add(1)
-		go func(id int, cl *client, w workload.Worker) {
-			defer wg.Done()
-			defer func() {
-				keepCounters(w)
-				w.Close()
-			}()
-			if looping(cfg, w) {
-				w = runLoop(runCtx, cfg, id, cl, w, deadline, connect, keepCounters, fail)
-				return
-			}
-			var mine int64
-			for {
-				if runCtx.Err() != nil {
-					return
-				}
-				if cfg.Ops > 0 && atomic.AddInt64(&issued, 1) > cfg.Ops {
-					return
-				}
-				if mine++; cfg.Reps > 0 && mine > cfg.Reps {
-					return
-				}
-				var intended time.Time
-				if period > 0 {
-					n := atomic.AddInt64(&ticket, 1) - 1
-					intended = start.Add(time.Duration(n) * period)
-					if !deadline.IsZero() && !intended.Before(deadline) {
-						return
-					}
-					if wait := time.Until(intended); wait > 0 {
-						t := time.NewTimer(wait)
-						select {
-						case <-runCtx.Done():
-							t.Stop()
-							return
-						case <-t.C:
-						}
-					}
-				} else {
-					intended = time.Now()
-					if !deadline.IsZero() && !intended.Before(deadline) {
-						return
-					}
-				}
-				var ok bool
-				w, ok = runOne(runCtx, opCtx, cfg, id, cl, w, intended, connect, keepCounters, fail)
-				cl.opSince.Store(0)
-				if !ok {
-					return
-				}
-			}
-		}(i, clients[i], workers[i])
-	}
-
-	res := &Result{OpNames: cfg.OpNames, Clients: cfg.Clients}
-	var slices []slice
-	// byStart[i][op] is op's latencies of operations that started in
-	// slice i, nil while there are none
-	var byStart [][]*hist.Histogram
-	prev := make([]counts, cfg.Clients)
-	var slowest time.Duration
-	collect := func(now time.Time) {
-		s := slice{at: now.Sub(start), counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
-		if cfg.Interval > 0 {
-			s.done = hist.New()
+		w, ok = runOne(r.runCtx, r.opCtx, r.cfg, id, cl, w, intended, r.connect, r.keep, r.fail)
+		cl.opSince.Store(0)
+		if !ok {
+			return
 		}
-		for i, cl := range clients {
-			cl.mu.Lock()
-			cur := cl.c
-			cur.byClass = copyClasses(cl.c.byClass)
-			cur.byOp = copyOps(cl.c.byOp)
-			slowest = max(slowest, cl.slowest)
-			byStart = cl.hand(byStart)
-			if s.done != nil {
-				s.done.Merge(cl.done)
-				cl.done.Reset()
-			}
-			cl.mu.Unlock()
-			s.counts.add(cur.minus(prev[i]))
-			prev[i] = cur
-		}
-		slices = append(slices, s)
 	}
+}
 
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	tick := time.NewTicker(sliceLen)
+// next is the pacing: when a client's next operation is due (now in a
+// closed loop; at a fixed rate its ticket's slot, waited for), or false
+// when the client is done (the run ends, the count or the time is up).
+// mine counts the client's own operations.
+func (r *run) next(mine *int64) (time.Time, bool) {
+	cfg := r.cfg
+	if r.runCtx.Err() != nil {
+		return time.Time{}, false
+	}
+	if cfg.Ops > 0 && r.issued.Add(1) > cfg.Ops {
+		return time.Time{}, false
+	}
+	if *mine++; cfg.Reps > 0 && *mine > cfg.Reps {
+		return time.Time{}, false
+	}
+	if r.period == 0 {
+		intended := time.Now()
+		return intended, r.deadline.IsZero() || intended.Before(r.deadline)
+	}
+	n := r.ticket.Add(1) - 1
+	intended := r.start.Add(time.Duration(n) * r.period)
+	if !r.deadline.IsZero() && !intended.Before(r.deadline) {
+		return time.Time{}, false
+	}
+	if wait := time.Until(intended); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-r.runCtx.Done():
+			return time.Time{}, false
+		case <-t.C:
+		}
+	}
+	return intended, true
+}
+
+// watch is the run's clock: every time slice it collects the clients'
+// figures, prints the interval lines and checks for a stall; after ctx
+// is cancelled it gives the operations in flight their grace. It returns
+// when the clients are done, a stall is found, or the grace is over (then
+// with the operations it abandoned).
+func (r *run) watch(ctx context.Context, col *collector, res *Result, done <-chan struct{}) (abandoned error) {
+	tick := time.NewTicker(col.sliceLen)
 	defer tick.Stop()
 	interrupted := ctx.Done()
 	var graceOver <-chan time.Time
-	var abandoned error
-	nextInterval := cfg.Interval
-	lastReport := 0
-	var lastReportAt time.Duration
-loop:
+	stallLimit := r.cfg.StallLimit
+	if stallLimit <= 0 {
+		stallLimit = DefaultStallLimit
+	}
 	for {
 		select {
 		case now := <-tick.C:
-			collect(now)
-			last := slices[len(slices)-1].counts
-			res.pauses.tick(now.Sub(start), last.events+last.errors > 0, waiting(clients))
-			if cfg.Interval > 0 && now.Sub(start) >= nextInterval {
-				iv := summariseInterval(slices[lastReport:], cfg.Clients, lastReportAt, now.Sub(start))
-				lastReportAt = now.Sub(start)
-				res.Intervals = append(res.Intervals, iv)
-				for i := range slices[lastReport:] {
-					// reported: what the trimming needs is in byStart
-					slices[lastReport+i].done = nil
-				}
-				if cfg.Out != nil {
-					fmt.Fprintln(cfg.Out, iv.Line())
-				}
-				lastReport = len(slices)
-				nextInterval += cfg.Interval
-			}
-			if err := stalled(clients, now, max(stallLimit, 4*slowest), slowest); err != nil {
+			col.collect(now)
+			last := col.slices[len(col.slices)-1].counts
+			res.pauses.tick(now.Sub(r.start), last.events+last.errors > 0, waiting(r.clients))
+			col.report(now, res)
+			if err := stalled(r.clients, now, max(stallLimit, 4*col.slowest), col.slowest); err != nil {
 				// the clients still waiting are left to the server's
 				// stop, which ends their operations; what was measured
 				// before the stall is kept
-				fail(err)
-				break loop
+				r.fail(err)
+				return nil
 			}
 		case <-interrupted:
 			interrupted = nil
-			grace := cfg.InterruptGrace
+			grace := r.cfg.InterruptGrace
 			if grace <= 0 {
 				grace = DefaultInterruptGrace
 			}
@@ -370,47 +382,119 @@ loop:
 		case now := <-graceOver:
 			// as after a stall, the clients still waiting are left to
 			// the server's stop
-			abandoned = inFlight(clients, now)
-			break loop
+			return inFlight(r.clients, now)
 		case <-done:
-			break loop
+			return nil
 		}
 	}
+}
+
+// finish collects the last slice and makes the result, with the run's
+// error: the first fatal one, else the interruption.
+func (r *run) finish(ctx context.Context, res *Result, col *collector, abandoned error) (*Result, error) {
 	end := time.Now()
-	collect(end)
-	res.Elapsed = end.Sub(start)
-	res.Started = start
-	res.fill(slices, byStart, cfg.Trim)
-	for _, cl := range clients {
+	col.collect(end)
+	res.Elapsed = end.Sub(r.start)
+	res.Started = r.start
+	res.fill(col.slices, col.byStart, r.cfg.Trim)
+	for _, cl := range r.clients {
 		cl.mu.Lock()
 		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
 		res.PerClientBusy = append(res.PerClientBusy, time.Duration(cl.c.busyNs))
 		cl.mu.Unlock()
 	}
 	res.Counters = map[string]int64{}
-	countersMu.Lock()
-	for _, m := range counters {
+	r.countersMu.Lock()
+	for _, m := range r.counters {
 		for k, v := range m {
 			res.Counters[k] += v
 		}
 	}
-	res.Statements = workload.MergeStatements(statements...)
-	countersMu.Unlock()
-	if fatal != nil {
-		res.Fatal = fatal.Error()
-		return res, fatal
+	res.Statements = workload.MergeStatements(r.statements...)
+	r.countersMu.Unlock()
+	if r.fatal != nil {
+		res.Fatal = r.fatal.Error()
+		return res, r.fatal
 	}
 	if err := ctx.Err(); err != nil {
-		if abandoned != nil {
-			err = fmt.Errorf("%w; %v", err, abandoned)
-		}
 		res.Fatal = "interrupted"
 		if abandoned != nil {
+			err = fmt.Errorf("%w; %v", err, abandoned)
 			res.Fatal += "; " + abandoned.Error()
 		}
 		return res, err
 	}
 	return res, nil
+}
+
+// collector gathers the clients' figures every time slice: the slices'
+// counts and the latencies by the slice their operations started in, and
+// the interval lines of the slices since the last one.
+type collector struct {
+	cfg      Config
+	clients  []*client
+	start    time.Time
+	sliceLen time.Duration
+	slices   []slice
+	// byStart[i][op] is op's latencies of operations that started in
+	// slice i, nil while there are none
+	byStart [][]*hist.Histogram
+	prev    []counts
+	slowest time.Duration
+	// the interval lines: when the next is due, the first slice not yet
+	// reported and when the last report was
+	nextInterval, lastReportAt time.Duration
+	lastReport                 int
+}
+
+func newCollector(cfg Config, clients []*client, start time.Time) *collector {
+	return &collector{cfg: cfg, clients: clients, start: start, sliceLen: sliceLength(cfg),
+		prev: make([]counts, len(clients)), nextInterval: cfg.Interval}
+}
+
+// collect takes what the clients did since the last tick as one slice.
+func (col *collector) collect(now time.Time) {
+	s := slice{at: now.Sub(col.start), counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
+	if col.cfg.Interval > 0 {
+		s.done = hist.New()
+	}
+	for i, cl := range col.clients {
+		cl.mu.Lock()
+		cur := cl.c
+		cur.byClass = copyClasses(cl.c.byClass)
+		cur.byOp = copyOps(cl.c.byOp)
+		col.slowest = max(col.slowest, cl.slowest)
+		col.byStart = cl.hand(col.byStart)
+		if s.done != nil {
+			s.done.Merge(cl.done)
+			cl.done.Reset()
+		}
+		cl.mu.Unlock()
+		s.counts.add(cur.minus(col.prev[i]))
+		col.prev[i] = cur
+	}
+	col.slices = append(col.slices, s)
+}
+
+// report adds the interval line due at now, if one is.
+func (col *collector) report(now time.Time, res *Result) {
+	cfg := col.cfg
+	at := now.Sub(col.start)
+	if cfg.Interval <= 0 || at < col.nextInterval {
+		return
+	}
+	iv := summariseInterval(col.slices[col.lastReport:], cfg.Clients, col.lastReportAt, at)
+	col.lastReportAt = at
+	res.Intervals = append(res.Intervals, iv)
+	for i := range col.slices[col.lastReport:] {
+		// reported: what the trimming needs is in byStart
+		col.slices[col.lastReport+i].done = nil
+	}
+	if cfg.Out != nil {
+		fmt.Fprintln(cfg.Out, iv.Line())
+	}
+	col.lastReport = len(col.slices)
+	col.nextInterval += cfg.Interval
 }
 
 // waiting is whether some client has an operation in flight.
@@ -482,22 +566,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		out, err := w.Do(opCtx)
 		if err == nil {
 			cl.finished(out, intended, time.Since(intended))
-			if rc, ok := w.(workload.Reconnecter); ok && rc.WantsReconnect() {
-				keep(w)
-				w.Close()
-				nw, cerr := reconnect(ctx, connect, id)
-				if cerr != nil {
-					if ctx.Err() == nil {
-						fail(fmt.Errorf("client %d: reconnect: %w", id+1, cerr))
-					}
-					return nopWorker{}, false
-				}
-				cl.mu.Lock()
-				cl.c.reconnects++
-				cl.mu.Unlock()
-				return nw, true
-			}
-			return w, true
+			return cl.reconnectIfWanted(ctx, connect, id, w, keep, fail)
 		}
 		if errors.Is(err, workload.ErrClientDone) {
 			return w, false
@@ -541,6 +610,29 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 		}
 		began = time.Now()
 	}
+}
+
+// reconnectIfWanted replaces a worker that asks for a new connection
+// after an operation (a workload.Reconnecter); false when that failed and
+// the client must stop.
+func (cl *client) reconnectIfWanted(ctx context.Context, connect Connect, id int, w workload.Worker,
+	keep func(workload.Worker), fail func(error)) (workload.Worker, bool) {
+	if rc, ok := w.(workload.Reconnecter); !ok || !rc.WantsReconnect() {
+		return w, true
+	}
+	keep(w)
+	w.Close()
+	nw, cerr := reconnect(ctx, connect, id)
+	if cerr != nil {
+		if ctx.Err() == nil {
+			fail(fmt.Errorf("client %d: reconnect: %w", id+1, cerr))
+		}
+		return nopWorker{}, false
+	}
+	cl.mu.Lock()
+	cl.c.reconnects++
+	cl.mu.Unlock()
+	return nw, true
 }
 
 // countError counts a failed attempt of operation op, by its class.
