@@ -185,7 +185,6 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err := m.Available(); err != nil {
 		return nil, err
 	}
-	server, installDB, _ := m.binaries()
 	dir, err := makeServerDir(opt, m.dirName())
 	if err != nil {
 		return nil, err
@@ -201,53 +200,77 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err != nil {
 		return nil, err
 	}
-	installArgs := []string{"--no-defaults", "--datadir=" + in.dataDir, "--user=" + me.Username,
+	if err := m.installDB(ctx, opt, in.dataDir, me.Username); err != nil {
+		return nil, err
+	}
+	if in.applied, err = m.settings(opt); err != nil {
+		return nil, err
+	}
+	malloc, mallocLib, err := mallocFor(m.Engine, opt.Settings)
+	if err != nil {
+		return nil, err
+	}
+	in.applied[MallocSetting] = malloc
+	args := m.serverArgs(dir, in.dataDir, in.errorLog, me.Username, in.applied)
+	if err := in.launch(ctx, opt, args, mallocLib); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// installDB makes the data directory's system tables (mariadb-install-db).
+func (m MariaDB) installDB(ctx context.Context, opt StartOptions, dataDir, username string) error {
+	_, installDB, _ := m.binaries()
+	args := []string{"--no-defaults", "--datadir=" + dataDir, "--user=" + username,
 		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"}
 	if m.Basedir != "" {
-		installArgs = append(installArgs, "--basedir="+m.Basedir)
+		args = append(args, "--basedir="+m.Basedir)
 	}
 	// settings that fix the files' format must be the same when the
 	// system tables are made, or the server refuses the directory
 	for _, k := range slices.Sorted(maps.Keys(opt.Settings)) {
 		if formatSettings[strings.ReplaceAll(k, "-", "_")] {
-			installArgs = append(installArgs, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), opt.Settings[k]))
+			args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), opt.Settings[k]))
 		}
 	}
 	install := func() ([]byte, error) {
-		return child.CombinedOutput(exec.CommandContext(ctx, installDB, installArgs...))
+		return child.CombinedOutput(exec.CommandContext(ctx, installDB, args...))
 	}
+	out, err := install()
+	if err == nil {
+		return nil
+	}
+	// its bootstrap server has failed once under load with nothing of
+	// ours at fault: one more try in a clean directory, said in the log,
+	// before the cell fails
+	first := errorLines(string(out))
+	os.RemoveAll(dataDir)
 	if out, err := install(); err != nil {
-		// its bootstrap server has failed once under load with nothing
-		// of ours at fault: one more try in a clean directory, said in
-		// the log, before the cell fails
-		first := errorLines(string(out))
-		os.RemoveAll(in.dataDir)
-		if out, err := install(); err != nil {
-			return nil, fmt.Errorf("mariadb-install-db failed twice: %v: %s (first: %s)", err, errorLines(string(out)), first)
-		}
-		logf(opt.Log, "mariadb-install-db failed once (%s) and succeeded on a second try", first)
+		return fmt.Errorf("mariadb-install-db failed twice: %v: %s (first: %s)", err, errorLines(string(out)), first)
 	}
+	logf(opt.Log, "mariadb-install-db failed once (%s) and succeeded on a second try", first)
+	return nil
+}
 
-	args := []string{"--no-defaults", "--datadir=" + in.dataDir, "--socket=" + filepath.Join(dir, "mysqld.sock"),
-		"--pid-file=" + filepath.Join(dir, "mysqld.pid"), "--log-error=" + in.errorLog,
-		"--bind-address=127.0.0.1", "--skip-name-resolve", "--user=" + me.Username,
-		"--default-storage-engine=" + m.Engine, "--max-connections=1000", "--local-infile=1"}
-	in.applied = map[string]string{}
+// settings are the server settings shootout applies: the memory budget's
+// share-out, its own defaults, then the study's settings over them.
+func (m MariaDB) settings(opt StartOptions) (map[string]string, error) {
+	applied := map[string]string{}
 	if opt.MemoryBudget > 0 {
 		// The other engines' caches are allocated too (MariaDB's defaults:
 		// 128M each for the InnoDB pool, the Aria page cache and the MyISAM
 		// key buffer), so they shrink to what the system tables need; else a
 		// 256M budget is overrun before the engine under test gets any.
 		for _, setting := range []string{"aria_pagecache_buffer_size", "key_buffer_size"} {
-			in.applied[setting] = "8M"
+			applied[setting] = "8M"
 		}
-		in.applied["innodb_buffer_pool_size"] = "32M" // InnoDB's own minimum is about 24M with its chunk size
+		applied["innodb_buffer_pool_size"] = "32M" // InnoDB's own minimum is about 24M with its chunk size
 		sizing, err := SizeMemory(m.Engine, opt.MemoryBudget, opt.Clients)
 		if err != nil {
 			return nil, err
 		}
 		logf(opt.Log, "%s", sizing)
-		maps.Copy(in.applied, sizing.Settings)
+		maps.Copy(applied, sizing.Settings)
 	}
 	// InnoDB's asynchronous IO through io_uring (MariaDB 10.6 and later)
 	// stalled here: on this project's machine (kernel 6.18) a write-heavy
@@ -259,15 +282,25 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	// (docs/bench-log.md#2026-11-27--innodbs-io_uring-stall-and-a-client-on-libmariadb). MariaDB turns io_uring off itself on the kernels where
 	// it knew of such a hang (MDEV-26674); a study's settings can turn it
 	// back on.
-	in.applied["innodb_use_native_aio"] = "OFF"
+	applied["innodb_use_native_aio"] = "OFF"
 	if m.Engine == "rocksdb" {
 		// MariaDB ships MyRocks with index keys cut at 767 bytes, where
 		// InnoDB takes 3072: a Rails schema's utf8mb4 VARCHAR(255) primary
 		// keys (schema_migrations, ar_internal_metadata) are refused, and
 		// anyone loading one into MyRocks turns this on. It only moves the
 		// limit: keys that fit under 767 bytes are stored as before.
-		in.applied["rocksdb_large_prefix"] = "ON"
+		applied["rocksdb_large_prefix"] = "ON"
 	}
+	maps.Copy(applied, opt.Settings)
+	return applied, nil
+}
+
+// serverArgs is mariadbd's command line but for the port.
+func (m MariaDB) serverArgs(dir, dataDir, errorLog, username string, applied map[string]string) []string {
+	args := []string{"--no-defaults", "--datadir=" + dataDir, "--socket=" + filepath.Join(dir, "mysqld.sock"),
+		"--pid-file=" + filepath.Join(dir, "mysqld.pid"), "--log-error=" + errorLog,
+		"--bind-address=127.0.0.1", "--skip-name-resolve", "--user=" + username,
+		"--default-storage-engine=" + m.Engine, "--max-connections=1000", "--local-infile=1"}
 	if m.Basedir != "" {
 		args = append(args, "--basedir="+m.Basedir, "--plugin-dir="+filepath.Join(m.Basedir, "lib", "plugin"))
 		if dir := filepath.Join(m.Basedir, "share"); firstFile(filepath.Join(dir, "english", "errmsg.sys")) != "" {
@@ -278,26 +311,24 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		pluginDir, _ := m.pluginDir()
 		args = append(args, "--plugin-dir="+pluginDir, "--plugin-load-add=ha_rocksdb.so")
 	}
-	for k, v := range opt.Settings {
-		in.applied[k] = v
-	}
-	malloc, mallocLib, err := mallocFor(m.Engine, opt.Settings)
-	if err != nil {
-		return nil, err
-	}
-	in.applied[MallocSetting] = malloc
-	for _, k := range slices.Sorted(maps.Keys(in.applied)) {
+	for _, k := range slices.Sorted(maps.Keys(applied)) {
 		if k == MallocSetting {
 			continue // shootout's to apply, not the server's
 		}
-		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), in.applied[k]))
+		args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), applied[k]))
 	}
+	return args
+}
 
+// launch starts mariadbd on a free port and creates the benchmark user,
+// trying another port when another program took the one probed.
+func (in *mariadbInstance) launch(ctx context.Context, opt StartOptions, args []string, mallocLib string) error {
+	server, _, _ := in.target.binaries()
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
 		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
+			return fmt.Errorf("find a free port: %w", err)
 		}
 		cmd := ServerCmd(nil, server, append(args, fmt.Sprintf("--port=%d", port))...)
 		if mallocLib != "" {
@@ -305,19 +336,19 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 		}
 		if opt.Wrap != nil {
 			if err := opt.Wrap(cmd); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		in.proc, err = StartProcess(cmd)
 		if err != nil {
-			return nil, fmt.Errorf("start mariadbd: %w", err)
+			return fmt.Errorf("start mariadbd: %w", err)
 		}
-		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", m.Name(), in.proc.PID(), port, in.dataDir)
-		lastErr = in.waitAndCreateUser(ctx, dir, port)
+		logf(opt.Log, "started %s (pid %d, 127.0.0.1:%d, data %s)", in.target.Name(), in.proc.PID(), port, in.dataDir)
+		lastErr = in.waitAndCreateUser(ctx, in.dir, port)
 		if lastErr == nil {
 			in.applied["malloc_lib_mapped"] = mappedAllocator(in.proc.PID())
-			if lastErr = checkMapped(malloc, in.applied["malloc_lib_mapped"]); lastErr == nil {
-				return in, nil
+			if lastErr = checkMapped(in.applied[MallocSetting], in.applied["malloc_lib_mapped"]); lastErr == nil {
+				return nil
 			}
 		}
 		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
@@ -327,7 +358,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 			break
 		}
 	}
-	return nil, lastErr
+	return lastErr
 }
 
 func (in *mariadbInstance) waitAndCreateUser(ctx context.Context, dir string, port int) error {

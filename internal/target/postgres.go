@@ -100,30 +100,9 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	if err != nil {
 		return nil, err
 	}
-	dir, err := makeServerDir(opt, "postgres")
+	dir, err := postgresDir(opt, cred)
 	if err != nil {
 		return nil, err
-	}
-	if cred != nil {
-		if why := accessibleTo(dir, cred); why != nil {
-			// --out lies under a directory the postgres user cannot enter
-			// (a private home, mktemp -d): rather than loosen the user's
-			// permissions, the server's directory goes where it can
-			os.Remove(dir)
-			work, err := reachableWorkDir()
-			if err != nil {
-				return nil, fmt.Errorf("%v, and %w", why, err)
-			}
-			if dir, err = makeServerDir(StartOptions{WorkDir: work}, "postgres"); err != nil {
-				return nil, err
-			}
-			logf(opt.Log, "%v: postgres's directory is %s instead", why, dir)
-			if a, errA := metrics.DeviceOf(opt.WorkDir); errA == nil {
-				if b, errB := metrics.DeviceOf(dir); errB == nil && a.Dev != b.Dev {
-					logf(opt.Log, "note: %s is on another disk (%s) than --out (%s): caps and bytes written apply to that disk", dir, b.Name, a.Name)
-				}
-			}
-		}
 	}
 	defer func() {
 		if err != nil {
@@ -133,25 +112,9 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	in := &postgresInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data")},
 		logFile: filepath.Join(dir, "postgres.log")}
 	pw := password()
-	pwFile := filepath.Join(dir, "pwfile")
-	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
+	if err := in.initdb(ctx, bin, cred, pw); err != nil {
 		return nil, err
 	}
-	if cred != nil {
-		for _, f := range []string{dir, pwFile} {
-			if err := os.Chown(f, int(cred.Uid), int(cred.Gid)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", in.dataDir, "-U", "shootout",
-		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if out, err := child.CombinedOutput(initdb); err != nil {
-		return nil, fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
-	}
-	os.Remove(pwFile)
-
 	in.applied = map[string]string{"max_connections": "1100", "listen_addresses": "127.0.0.1", "unix_socket_directories": dir}
 	if opt.MemoryBudget > 0 {
 		sizing, err := SizeMemory("postgres", opt.MemoryBudget, opt.Clients)
@@ -161,14 +124,76 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 		logf(opt.Log, "%s", sizing)
 		maps.Copy(in.applied, sizing.Settings)
 	}
-	for k, v := range opt.Settings {
-		in.applied[k] = v
+	maps.Copy(in.applied, opt.Settings)
+	if err := in.launch(ctx, opt, bin, cred, pw); err != nil {
+		return nil, err
 	}
+	return in, nil
+}
+
+// postgresDir makes the server's directory, where the postgres user (cred,
+// when shootout runs as root) can reach it.
+func postgresDir(opt StartOptions, cred *syscall.Credential) (string, error) {
+	dir, err := makeServerDir(opt, "postgres")
+	if err != nil || cred == nil {
+		return dir, err
+	}
+	why := accessibleTo(dir, cred)
+	if why == nil {
+		return dir, nil
+	}
+	// --out lies under a directory the postgres user cannot enter (a
+	// private home, mktemp -d): rather than loosen the user's permissions,
+	// the server's directory goes where it can
+	os.Remove(dir)
+	work, err := reachableWorkDir()
+	if err != nil {
+		return "", fmt.Errorf("%v, and %w", why, err)
+	}
+	if dir, err = makeServerDir(StartOptions{WorkDir: work}, "postgres"); err != nil {
+		return "", err
+	}
+	logf(opt.Log, "%v: postgres's directory is %s instead", why, dir)
+	if a, errA := metrics.DeviceOf(opt.WorkDir); errA == nil {
+		if b, errB := metrics.DeviceOf(dir); errB == nil && a.Dev != b.Dev {
+			logf(opt.Log, "note: %s is on another disk (%s) than --out (%s): caps and bytes written apply to that disk", dir, b.Name, a.Name)
+		}
+	}
+	return dir, nil
+}
+
+// initdb makes the data directory, with the benchmark user's password pw.
+func (in *postgresInstance) initdb(ctx context.Context, bin string, cred *syscall.Credential, pw string) error {
+	pwFile := filepath.Join(in.dir, "pwfile")
+	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
+		return err
+	}
+	if cred != nil {
+		for _, f := range []string{in.dir, pwFile} {
+			if err := os.Chown(f, int(cred.Uid), int(cred.Gid)); err != nil {
+				return err
+			}
+		}
+	}
+	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", in.dataDir, "-U", "shootout",
+		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if out, err := child.CombinedOutput(initdb); err != nil {
+		return fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
+	}
+	os.Remove(pwFile)
+	return nil
+}
+
+// launch starts postgres on a free port with the applied settings and
+// creates the benchmark database, trying another port when another
+// program took the one probed.
+func (in *postgresInstance) launch(ctx context.Context, opt StartOptions, bin string, cred *syscall.Credential, pw string) error {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
 		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
+			return fmt.Errorf("find a free port: %w", err)
 		}
 		args := []string{"-D", in.dataDir, "-c", "port=" + strconv.Itoa(port)}
 		for _, k := range slices.Sorted(maps.Keys(in.applied)) {
@@ -177,30 +202,30 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 		cmd := ServerCmd(cred, filepath.Join(bin, "postgres"), args...)
 		if opt.Wrap != nil {
 			if err := opt.Wrap(cmd); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		logOut, err := os.OpenFile(in.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cmd.Stdout, cmd.Stderr = logOut, logOut
 		in.proc, err = StartProcess(cmd)
 		logOut.Close()
 		if err != nil {
-			return nil, fmt.Errorf("start postgres: %w", err)
+			return fmt.Errorf("start postgres: %w", err)
 		}
 		logf(opt.Log, "started postgres (pid %d, 127.0.0.1:%d, data %s)", in.proc.PID(), port, in.dataDir)
 		lastErr = in.waitAndCreateDB(ctx, port, pw)
 		if lastErr == nil {
-			return in, nil
+			return nil
 		}
 		in.proc.Stop(syscall.SIGKILL, 5*time.Second)
 		if !strings.Contains(tail(in.logFile, 20), "already in use") {
 			break
 		}
 	}
-	return nil, lastErr
+	return lastErr
 }
 
 // ReachableWorkDir holds the directories of servers that run as another

@@ -118,101 +118,112 @@ var errTooSmall = errors.New("budget too small")
 func sizeMemory(engine string, budget int64, clients int, explain bool) (MemoryPlan, error) {
 	clients = max(clients, 1)
 	p := MemoryPlan{Budget: budget, Clients: clients, Settings: map[string]string{}}
-	set := func(k string, v int64) { p.Settings[k] = HumanBytes(v) }
-	var fixed, writeBuffers, build, perConn int64
-	var cacheSetting string
+	var n needs
 	switch engine {
 	case "postgres":
-		fixed = postgresServer
-		// work_mem is per sort or hash node: two per backend at once in
-		// the workloads' queries; PostgreSQL's default of 4M, less when
-		// a quarter of the budget cannot hold it for every client
-		workMem := clamp((budget/4/int64(clients)-postgresBackend)/2, 64*kib, 4*mib)
-		p.Settings["work_mem"] = pgBytes(workMem)
-		perConn = postgresBackend + 2*workMem
-		// CREATE INDEX after the load sorts in maintenance_work_mem
-		maintenance := clamp(budget/8, 1*mib, 64*mib)
-		p.Settings["maintenance_work_mem"] = pgBytes(maintenance)
-		build = maintenance
-		cacheSetting = "shared_buffers"
+		n = postgresNeeds(p.Settings, budget, clients)
 	case "innodb", "rocksdb", "aria", "myisam", "memory":
-		fixed = mariadbServer
-		sort := mariadbSortBuffer
-		if int64(clients)*(mariadbConnOthers+sort) > budget/4 {
-			// many clients on a small budget: smaller sort buffers, as a
-			// DBA would set them, rather than a server the cap kills
-			sort = clamp(budget/4/int64(clients)-mariadbConnOthers, 256*kib, mariadbSortBuffer)
-			set("sort_buffer_size", sort)
-		}
-		perConn = mariadbConnOthers + sort
-		// the index builds of every engine MariaDB loads (its system
-		// tables are Aria) sort in these buffers, whose defaults are
-		// 256M and 128M
-		sortBuild := clamp(budget/16, 4*mib, 128*mib)
-		set("aria_sort_buffer_size", sortBuild)
-		set("myisam_sort_buffer_size", sortBuild)
-		build = sortBuild
-		switch engine {
-		case "innodb":
-			logBuffer := clamp(budget/64, 2*mib, 16*mib)
-			set("innodb_log_buffer_size", logBuffer)
-			writeBuffers = logBuffer
-			// InnoDB's own minimum is 64K and its default 1M; a whole
-			// number of 64K blocks
-			innodbSort := clamp(budget/16/(innodbIndexesAtOnce*innodbSortOverhead)/(64*kib)*(64*kib), 64*kib, 1*mib)
-			set("innodb_sort_buffer_size", innodbSort)
-			build = max(build, innodbIndexBuild(innodbSort))
-		case "rocksdb":
-			// memtables: one cap over every column family, each memtable
-			// half of it, so a flush starts before the cap is reached
-			memtables := clamp(budget/8, 16*mib, 256*mib)
-			set("rocksdb_db_write_buffer_size", memtables)
-			p.Settings["rocksdb_default_cf_options"] = fmt.Sprintf("write_buffer_size=%d", memtables/2)
-			writeBuffers = memtables
-			// the secondary index build after the load sorts runs of
-			// merge_buf_size and merges them reading combine_read_size:
-			// the 1G default is what the memory cgroup killed at 1G
-			mergeBuf := clamp(budget/32, 1*mib, 64*mib)
-			combine := clamp(budget/16, 4*mib, 1024*mib)
-			set("rocksdb_merge_buf_size", mergeBuf)
-			set("rocksdb_merge_combine_read_size", combine)
-			build = max(build, 2*mergeBuf+combine)
-		}
-		cacheSetting = mariadbEngines[engine]
+		n = mariadbNeeds(p.Settings, engine, budget, clients)
 	default:
 		return p, fmt.Errorf("no memory rule for engine %q", engine)
 	}
-	connections := int64(clients) * perConn
-	load := build + loaderConnections*perConn
+	connections := int64(clients) * n.perConn
+	load := n.build + loaderConnections*n.perConn
 	phase, phaseName := connections, fmt.Sprintf("%d connections", clients)
 	if load > connections {
 		phase, phaseName = load, "load and index build"
 	}
 	pageCache := max(minPageCache, budget/8)
-	cache := min(int64(float64(budget)*CacheShare), budget-fixed-writeBuffers-phase-pageCache)
+	cache := min(int64(float64(budget)*CacheShare), budget-n.fixed-n.writeBuffers-phase-pageCache)
 	least := engineCacheMinimum[engine]
 	if cache < least && !explain {
 		return p, errTooSmall
 	}
 	if cache < least {
-		return p, tooSmall(engine, budget, clients, fixed+writeBuffers+phase+minPageCache+least)
+		return p, tooSmall(engine, budget, clients, n.fixed+n.writeBuffers+phase+minPageCache+least)
 	}
 	if engine == "postgres" {
-		p.Settings[cacheSetting] = pgBytes(cache)
-		p.Settings["effective_cache_size"] = pgBytes(budget - fixed - phase)
+		p.Settings[n.cacheSetting] = pgBytes(cache)
+		p.Settings["effective_cache_size"] = pgBytes(budget - n.fixed - phase)
 	} else {
-		set(cacheSetting, cache)
+		p.Settings[n.cacheSetting] = HumanBytes(cache)
 		if engine == "memory" {
-			set("tmp_table_size", cache)
+			p.Settings["tmp_table_size"] = HumanBytes(cache)
 		}
 	}
-	p.Parts = []MemoryPart{{"server", fixed}, {cacheSetting, cache}}
-	if writeBuffers > 0 {
-		p.Parts = append(p.Parts, MemoryPart{"write buffers", writeBuffers})
+	p.Parts = []MemoryPart{{"server", n.fixed}, {n.cacheSetting, cache}}
+	if n.writeBuffers > 0 {
+		p.Parts = append(p.Parts, MemoryPart{"write buffers", n.writeBuffers})
 	}
 	p.Parts = append(p.Parts, MemoryPart{phaseName, phase},
-		MemoryPart{"page cache", budget - fixed - cache - writeBuffers - phase})
+		MemoryPart{"page cache", budget - n.fixed - cache - n.writeBuffers - phase})
 	return p, nil
+}
+
+// needs is what a server takes of a budget besides its cache: the server
+// itself, its write buffers, an index build and each connection, and the
+// setting that sizes its cache.
+type needs struct {
+	fixed, writeBuffers, build, perConn int64
+	cacheSetting                        string
+}
+
+// postgresNeeds sets PostgreSQL's per-operation memory for the budget.
+func postgresNeeds(settings map[string]string, budget int64, clients int) needs {
+	// work_mem is per sort or hash node: two per backend at once in the
+	// workloads' queries; PostgreSQL's default of 4M, less when a quarter
+	// of the budget cannot hold it for every client
+	workMem := clamp((budget/4/int64(clients)-postgresBackend)/2, 64*kib, 4*mib)
+	settings["work_mem"] = pgBytes(workMem)
+	// CREATE INDEX after the load sorts in maintenance_work_mem
+	maintenance := clamp(budget/8, 1*mib, 64*mib)
+	settings["maintenance_work_mem"] = pgBytes(maintenance)
+	return needs{fixed: postgresServer, perConn: postgresBackend + 2*workMem, build: maintenance, cacheSetting: "shared_buffers"}
+}
+
+// mariadbNeeds sets a MariaDB engine's buffers for the budget.
+func mariadbNeeds(settings map[string]string, engine string, budget int64, clients int) needs {
+	set := func(k string, v int64) { settings[k] = HumanBytes(v) }
+	sort := mariadbSortBuffer
+	if int64(clients)*(mariadbConnOthers+sort) > budget/4 {
+		// many clients on a small budget: smaller sort buffers, as a DBA
+		// would set them, rather than a server the cap kills
+		sort = clamp(budget/4/int64(clients)-mariadbConnOthers, 256*kib, mariadbSortBuffer)
+		set("sort_buffer_size", sort)
+	}
+	// the index builds of every engine MariaDB loads (its system tables
+	// are Aria) sort in these buffers, whose defaults are 256M and 128M
+	sortBuild := clamp(budget/16, 4*mib, 128*mib)
+	set("aria_sort_buffer_size", sortBuild)
+	set("myisam_sort_buffer_size", sortBuild)
+	n := needs{fixed: mariadbServer, perConn: mariadbConnOthers + sort, build: sortBuild, cacheSetting: mariadbEngines[engine]}
+	switch engine {
+	case "innodb":
+		logBuffer := clamp(budget/64, 2*mib, 16*mib)
+		set("innodb_log_buffer_size", logBuffer)
+		n.writeBuffers = logBuffer
+		// InnoDB's own minimum is 64K and its default 1M; a whole number
+		// of 64K blocks
+		innodbSort := clamp(budget/16/(innodbIndexesAtOnce*innodbSortOverhead)/(64*kib)*(64*kib), 64*kib, 1*mib)
+		set("innodb_sort_buffer_size", innodbSort)
+		n.build = max(n.build, innodbIndexBuild(innodbSort))
+	case "rocksdb":
+		// memtables: one cap over every column family, each memtable half
+		// of it, so a flush starts before the cap is reached
+		memtables := clamp(budget/8, 16*mib, 256*mib)
+		set("rocksdb_db_write_buffer_size", memtables)
+		settings["rocksdb_default_cf_options"] = fmt.Sprintf("write_buffer_size=%d", memtables/2)
+		n.writeBuffers = memtables
+		// the secondary index build after the load sorts runs of
+		// merge_buf_size and merges them reading combine_read_size: the
+		// 1G default is what the memory cgroup killed at 1G
+		mergeBuf := clamp(budget/32, 1*mib, 64*mib)
+		combine := clamp(budget/16, 4*mib, 1024*mib)
+		set("rocksdb_merge_buf_size", mergeBuf)
+		set("rocksdb_merge_combine_read_size", combine)
+		n.build = max(n.build, 2*mergeBuf+combine)
+	}
+	return n
 }
 
 // tooSmall names the least budget that does, and how that budget is
