@@ -141,6 +141,8 @@ type window struct {
 	runStart   time.Time
 	runSecs    float64
 	windowSecs float64
+
+	// the probes, by name for record; probes() is their order
 	state      *stateProbe
 	engine     *engineWritesProbe
 	preConnect *preConnectProbe
@@ -152,7 +154,7 @@ type window struct {
 	app        *appProbe
 	writeBack  *writeBackProbe
 	nodes      *nodesProbe
-	started    []probe
+	started    []probe // those started, to stop
 }
 
 // probes are the window's probes in the order they start; they stop in
