@@ -12,19 +12,29 @@ import (
 func captureCmd() *cobra.Command {
 	var o capture.Options
 	var show string
+	var lo capture.LogOptions
 	c := &cobra.Command{
-		Use:   "capture (--listen ADDR --to URL --out FILE | --show FILE)",
+		Use:   "capture (--listen ADDR --to URL --out FILE | --from-log FILE --format F --out FILE | --show FILE)",
 		Short: "Record what an application sends its database server, through a proxy of shootout's own; show a capture",
 		Long: "capture --listen 127.0.0.1:PORT --to URL --out FILE passes an application's sessions through to its server\n" +
 			"unchanged and records every command with its timings, rows, errors and a checksum of the rows, until\n" +
 			"Ctrl-C or SIGTERM.\n" + capture.ToHelp + "\n\n" +
+			"capture --from-log FILE --format slow|general|csvlog --out FILE reads MariaDB's slow log (long_query_time=0),\n" +
+			"its general log or PostgreSQL's csvlog (log_min_duration_statement=0) into the same format; what the log\n" +
+			"cannot give is named in the capture's header.\n\n" +
 			"capture --show FILE prints a capture's header, its sessions, commands and statements' fingerprints.\n" +
 			"The format is in docs/capture.md.",
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			proxy := o.Listen != "" || o.To != "" || o.Out != ""
+			proxy := o.Listen != "" || o.To != ""
 			switch {
-			case show != "" && proxy:
+			case lo.From != "" || lo.Format != "":
+				if proxy || show != "" || lo.From == "" || lo.Format == "" || o.Out == "" {
+					return usage(fmt.Errorf("capture: --from-log FILE, --format (%s) and --out FILE go together, without --listen, --to or --show", capture.LogFormats))
+				}
+				lo.Out, lo.Log = o.Out, cmd.ErrOrStderr()
+				return inputErr(capture.FromLog(lo))
+			case show != "" && (proxy || o.Out != ""):
 				return usage(fmt.Errorf("capture: --show reads a capture; --listen, --to and --out run the proxy: give one or the other"))
 			case show != "":
 				return inputErr(capture.Show(cmd.OutOrStdout(), show, termWidth()))
@@ -38,6 +48,8 @@ func captureCmd() *cobra.Command {
 	c.Flags().StringVar(&o.Listen, "listen", "", "loopback address the proxy listens on, such as 127.0.0.1:6033")
 	c.Flags().StringVar(&o.To, "to", "", "the server's URL; its scheme names the protocol ("+capture.Schemes+"); a user or password in it is never used or written")
 	c.Flags().StringVar(&o.Out, "out", "", "the capture file to write (never overwritten)")
+	c.Flags().StringVar(&lo.From, "from-log", "", "read this server log instead of running the proxy (with --format and --out)")
+	c.Flags().StringVar(&lo.Format, "format", "", "the --from-log file's format: "+capture.LogFormats)
 	c.Flags().StringVar(&show, "show", "", "print this capture's header and summary")
 	return c
 }

@@ -35,6 +35,10 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:6033", "--to", "redis://u:Secret9@127.0.0.1", "--out", out}, "--to: scheme \"redis\"; valid:"},
 		{[]string{"--listen", "127.0.0.1:6033", "--out", out}, "the proxy needs --listen, --to and --out together"},
 		{[]string{"--show", notCapture, "--out", out}, "give one or the other"},
+		{[]string{"--from-log", notCapture, "--format", "slow", "--out", out}, notCapture + ": no statement in it"},
+		{[]string{"--from-log", notCapture, "--format", "general", "--out", out}, notCapture + ":1: not a general query log"},
+		{[]string{"--from-log", notCapture, "--format", "binlog", "--out", out}, "--format \"binlog\"; valid: slow, general, csvlog"},
+		{[]string{"--from-log", notCapture, "--out", out}, "--from-log FILE, --format (slow, general, csvlog) and --out FILE go together"},
 		{[]string{"--listen", "127.0.0.1:0", "--to", "mysql://127.0.0.1:1", "--out", earlier}, "earlier.jsonl: file exists (a capture is never overwritten)"},
 	} {
 		stdout, stderr, code := shootout(t, nil, append([]string{"capture"}, c.args...)...)

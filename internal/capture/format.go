@@ -38,11 +38,14 @@ type Header struct {
 	Format        string   `json:"format"`
 	Version       int      `json:"version"`
 	Protocol      string   `json:"protocol"` // "mysql" (MariaDB, MySQL) or "postgresql"
-	Source        string   `json:"source"`   // "proxy"
+	Source        string   `json:"source"`   // "proxy", or the log it was read from: "slow log", "general log", "csvlog"
 	Server        string   `json:"server"`   // host:port the proxy forwarded to; never a user or password
 	ServerVersion string   `json:"server_version"`
 	StartNs       int64    `json:"start_ns"` // Unix time the capture began
 	Missing       []string `json:"missing"`  // what this source cannot give
+	// Timing is "second" when start_ns is known to the second only (the
+	// MariaDB logs); absent, start_ns and end_ns are as exact as read
+	Timing string `json:"timing,omitempty"`
 }
 
 // Open is a session's first line.

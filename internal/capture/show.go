@@ -94,7 +94,7 @@ func (s *summary) command(protocol string, c *Command) {
 		s.unanswered++
 		return
 	}
-	ns := c.EndNs - c.StartNs
+	ns := max(c.EndNs-c.StartNs, 0) // 0 when the source gives no end (a general log)
 	g := groupOf(s.groups, s.open[c.Session])
 	g.commands++
 	g.ns += ns
@@ -134,11 +134,15 @@ func program(attrs map[string]string) string {
 func showHeader(w io.Writer, path string, h Header, s *summary, width int) {
 	fmt.Fprintln(w, path)
 	fmt.Fprintf(w, "  %s version %d, %s, from a %s\n", h.Format, h.Version, h.Protocol, h.Source)
-	fmt.Fprintf(w, "  server %s, version %s\n", h.Server, cmp.Or(h.ServerVersion, "unknown (no session got that far)"))
+	fmt.Fprintf(w, "  server %s version %s\n", h.Server, cmp.Or(h.ServerVersion, "unknown (no session got that far)"))
 	fmt.Fprintf(w, "  started %s, lasted %s\n", time.Unix(0, h.StartNs).UTC().Format("2006-01-02 15:04:05 UTC"),
 		time.Duration(s.last-s.start).Round(time.Millisecond))
 	if s.end != nil {
-		fmt.Fprintf(w, "  ended: %s (%d sessions cut by the stop)\n", s.end.Reason, s.end.Cut)
+		cut := "cut by the stop"
+		if h.Source != "proxy" {
+			cut = "still open at its end"
+		}
+		fmt.Fprintf(w, "  ended: %s (%d sessions %s)\n", s.end.Reason, s.end.Cut, cut)
 	} else {
 		fmt.Fprintf(w, "  CUT SHORT: no end line (the proxy was killed); %d sessions have no close line\n", len(s.open)-s.closed)
 	}

@@ -1,0 +1,177 @@
+package capture
+
+import (
+	"cmp"
+	"encoding/csv"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The csvlog's columns shootout reads (PostgreSQL 13 and later write 23
+// or more).
+const (
+	csvTime, csvUser, csvDB, csvClient, csvSession = 0, 1, 2, 4, 5
+	csvTag, csvSeverity, csvState, csvMessage      = 7, 11, 12, 13
+	csvDetail, csvQuery, csvApp, csvColumns        = 14, 19, 22, 23
+	csvBackend                                     = 23
+)
+
+var (
+	csvDuration = regexp.MustCompile(`(?s)^duration: ([\d.]+) ms  (statement|parse|bind|execute)( [^:]*)?: (.*)$`)
+	csvParam    = regexp.MustCompile(`\$\d+ = ('(?:[^']|'')*'|NULL)`)
+	csvStarting = regexp.MustCompile(`^starting PostgreSQL (\S+(?: \([^)]*\))?)`)
+	csvAuthed   = regexp.MustCompile(`^connection authorized: user=\S+(?: database=\S+)?`)
+)
+
+// lastByte remembers the last byte read, to tell a log cut mid-line.
+type lastByte struct {
+	r    io.Reader
+	last byte
+}
+
+func (l *lastByte) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.last = p[n-1]
+	}
+	return n, err
+}
+
+// parseCSV reads PostgreSQL's csvlog written with
+// log_min_duration_statement=0: each statement with its duration, an
+// execute with its parameters, a failed statement with its error.
+func parseCSV(lr *logReader, b *builder) error {
+	b.h.Protocol = ProtoPostgres
+	b.h.Missing = []string{
+		"rows returned, rows affected and the rows' checksums",
+		"parameters' types: the log writes every parameter as text, so each is recorded as a string",
+		"times to the millisecond: log_time is when a statement ended; its start is that less its duration",
+		"failed statements' durations (start_ns = end_ns = when the error was logged) and their parameters",
+		"statements sent but never run (skipped after an error before the same Sync), and closes of prepared statements",
+		"when sessions connected and quit, unless log_connections and log_disconnections were on",
+		"COPY's data, FunctionCall messages",
+		"passwords in statements (PASSWORD '...'): replaced by '<redacted>'",
+	}
+	lb := &lastByte{r: lr.r}
+	r := csv.NewReader(lb)
+	r.FieldsPerRecord = -1
+	binds := map[string]int64{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		lr.n = line
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			lr.n = pe.Line
+			return lr.errorf("not a csvlog: %v", pe.Err)
+		}
+		if err != nil {
+			return err
+		}
+		if err := csvRecord(lr, b, rec, binds); err != nil {
+			return err
+		}
+	}
+	if lb.last != '\n' && lr.n > 0 {
+		return lr.errorf("truncated line (no newline at its end)")
+	}
+	return nil
+}
+
+func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64) error {
+	if len(rec) < csvColumns {
+		return lr.errorf("not a PostgreSQL csvlog (%d columns, want %d or more)", len(rec), csvColumns)
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.000 MST", rec[csvTime])
+	if err != nil {
+		return lr.errorf("not a PostgreSQL csvlog (log_time %q)", rec[csvTime])
+	}
+	at := t.UnixNano()
+	msg := rec[csvMessage]
+	if m := csvStarting.FindStringSubmatch(msg); m != nil {
+		b.h.ServerVersion = m[1]
+	}
+	if rec[csvSession] == "" || (len(rec) > csvBackend && rec[csvBackend] != "client backend") {
+		return nil
+	}
+	open := func() *logSession {
+		o := Open{AtNs: at, User: rec[csvUser], Database: rec[csvDB], Client: rec[csvClient]}
+		if rec[csvApp] != "" {
+			o.Attrs = map[string]string{"application_name": rec[csvApp]}
+		}
+		s, _ := b.session(rec[csvSession], o)
+		return s
+	}
+	switch sev := rec[csvSeverity]; {
+	case sev == "ERROR" && rec[csvQuery] != "":
+		kind := map[string]string{"PARSE": KindPrepare, "BIND": KindExecute}[rec[csvTag]]
+		b.command(open(), Command{Kind: cmp.Or(kind, textKind(rec[csvQuery])), Text: rec[csvQuery], StartNs: at, EndNs: at,
+			Error: &Error{Code: rec[csvState], Message: msg}})
+	case sev != "LOG":
+	case csvAuthed.MatchString(msg):
+		open()
+	case strings.HasPrefix(msg, "disconnection: "):
+		b.close(rec[csvSession], at, "client quit")
+	default:
+		csvStatement(b, open, rec, at, binds)
+	}
+	return nil
+}
+
+// csvStatement records a duration line: a Bind is part of its Execute,
+// whose start it gives.
+func csvStatement(b *builder, open func() *logSession, rec []string, at int64, binds map[string]int64) {
+	m := csvDuration.FindStringSubmatch(rec[csvMessage])
+	if m == nil {
+		return
+	}
+	ms, _ := strconv.ParseFloat(m[1], 64)
+	start := at - int64(ms*1e6)
+	key := rec[csvSession]
+	name := strings.TrimSpace(m[3])
+	if name == "<unnamed>" {
+		name = ""
+	}
+	name, _, _ = strings.Cut(name, "/") // execute S_1/C_1: the statement, then the portal
+	c := Command{Text: m[4], StartNs: start, EndNs: at, Stmt: name}
+	switch m[2] {
+	case "bind":
+		binds[key] = start
+		return
+	case "statement":
+		c.Kind = textKind(m[4])
+	case "parse":
+		c.Kind = KindPrepare
+	case "execute":
+		c.Kind, c.Params = KindExecute, csvParams(rec[csvDetail])
+		if s, ok := binds[key]; ok {
+			c.StartNs = s
+			delete(binds, key)
+		}
+	}
+	b.command(open(), c)
+}
+
+// csvParams reads the detail "parameters: $1 = '2', $2 = NULL".
+func csvParams(detail string) []any {
+	d, ok := strings.CutPrefix(detail, "parameters: ")
+	if !ok {
+		return nil
+	}
+	var ps []any
+	for _, m := range csvParam.FindAllStringSubmatch(d, -1) {
+		if m[1] == "NULL" {
+			ps = append(ps, nil)
+			continue
+		}
+		ps = append(ps, strings.ReplaceAll(m[1][1:len(m[1])-1], "''", "'"))
+	}
+	return ps
+}
