@@ -46,6 +46,8 @@ type Header struct {
 	// Timing is "second" when start_ns is known to the second only (the
 	// MariaDB logs); absent, start_ns and end_ns are as exact as read
 	Timing string `json:"timing,omitempty"`
+	// Dump is the data the capture started from, when there is one
+	Dump *Dump `json:"dump,omitempty"`
 }
 
 // Open is a session's first line.

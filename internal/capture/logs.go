@@ -23,6 +23,7 @@ const TimingSecond = "second"
 // LogOptions convert a server's log into a capture.
 type LogOptions struct {
 	From, Format, Out string
+	Dump              string // a dump of the data the log started from, recorded as given
 	Log               io.Writer
 }
 
@@ -34,12 +35,17 @@ func FromLog(o LogOptions) error {
 	if parse == nil {
 		return badInput("--format %q; valid: %s", o.Format, LogFormats)
 	}
+	dump, err := namedDump(o.Dump)
+	if err != nil {
+		return err
+	}
 	f, err := os.Open(o.From)
 	if err != nil {
 		return badInput("--from-log: %w", err)
 	}
 	defer f.Close()
 	b := newBuilder(map[string]string{"slow": "slow log", "general": "general log", "csvlog": "csvlog"}[o.Format])
+	b.h.Dump = dump
 	lr := &logReader{path: o.From, r: bufio.NewReaderSize(f, 1<<20)}
 	if err := parse(lr, b); err != nil {
 		return err

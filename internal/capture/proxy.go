@@ -18,7 +18,10 @@ type Options struct {
 	Listen string // a loopback host:port
 	To     string // the server's URL: its scheme names the protocol; a user or password in it is never used or written
 	Out    string
-	Log    io.Writer // one line per session and the summary at the end
+	// Dump is the data the capture starts from: DumpTake to take it at
+	// the start, or a dump file the user names
+	Dump string
+	Log  io.Writer // one line per session and the summary at the end
 }
 
 // proxy is one running capture.
@@ -33,6 +36,7 @@ type proxy struct {
 	live     map[*session]bool
 	stopping atomic.Bool
 	start    int64
+	dump     *Dump
 }
 
 // Run listens until ctx is done (Ctrl-C, SIGTERM), passing every session
@@ -46,19 +50,32 @@ func Run(ctx context.Context, o Options) error {
 	if err := checkLoopback(o.Listen); err != nil {
 		return err
 	}
+	dump, plan, err := planDump(o, protocol, server)
+	if err != nil {
+		return err
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return badInput("--listen %s: %w", o.Listen, err)
+	}
+	// the dump is taken while the listener holds back the application's
+	// connections: what they do comes after the data it holds
+	if plan != nil {
+		fmt.Fprintf(o.Log, "capture: taking a dump of %s into %s\n", plan.database, plan.path)
+		if err := plan.take(ctx, dump); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	w, err := newWriter(o.Out)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	p := &proxy{opt: o, protocol: protocol, server: server, w: w, live: map[*session]bool{}, start: now()}
+	p := &proxy{opt: o, protocol: protocol, server: server, w: w, live: map[*session]bool{}, start: now(), dump: dump}
 	fmt.Fprintf(o.Log, "capture: listening on %s, forwarding %s to %s, writing %s; Ctrl-C to stop\n",
 		ln.Addr(), protocol, server, o.Out)
 	var wg sync.WaitGroup
@@ -156,7 +173,7 @@ func (p *proxy) headerLine(version string) Header {
 		missing = append(missing, "COPY's data", "FunctionCall messages")
 	}
 	return Header{Type: "header", Format: Format, Version: Version, Protocol: p.protocol, Source: "proxy",
-		Server: p.server, ServerVersion: version, StartNs: p.start, Missing: missing}
+		Server: p.server, ServerVersion: version, StartNs: p.start, Missing: missing, Dump: p.dump}
 }
 
 func (p *proxy) finish(cut int64) error {

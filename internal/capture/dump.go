@@ -1,0 +1,158 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// DumpTake is Options.Dump's value asking the proxy to take the dump
+// itself (--dump with no file).
+const DumpTake = "take"
+
+// Dump is the header's record of the data the capture started from.
+type Dump struct {
+	// File is the path as the user gave it (--dump FILE), or the dump
+	// the proxy took, named relative to the capture's directory so the
+	// two move together.
+	File    string `json:"file"`
+	Taken   bool   `json:"taken"`          // the proxy took it at its start
+	Tool    string `json:"tool,omitempty"` // mariadb-dump, pg_dump
+	Format  string `json:"format"`         // "sql": statements a client runs
+	StartNs int64  `json:"start_ns,omitempty"`
+	EndNs   int64  `json:"end_ns,omitempty"`
+}
+
+// dumpPlan is a dump to take: the --to URL's database and credentials,
+// which go to the tool by an option file or the environment, never on
+// its command line, in the capture or in an error.
+type dumpPlan struct {
+	protocol, host, port, user, password, database string
+	path, rel                                      string
+}
+
+// planDump checks --dump before anything listens: a named dump must
+// exist, a dump to take needs the database and a file name free beside
+// the capture.
+func planDump(o Options, protocol, addr string) (*Dump, *dumpPlan, error) {
+	switch o.Dump {
+	case "":
+		return nil, nil, nil
+	case DumpTake:
+	default:
+		d, err := namedDump(o.Dump)
+		return d, nil, err
+	}
+	u, _ := url.Parse(o.To) // parseTo has read it
+	db := strings.Trim(u.Path, "/")
+	if db == "" {
+		return nil, nil, badInput("--dump: --to names no database to dump (mysql://USER:PASSWORD@HOST:PORT/DATABASE)")
+	}
+	p := &dumpPlan{protocol: protocol, user: u.User.Username(), database: db}
+	p.password, _ = u.User.Password()
+	p.host, p.port, _ = net.SplitHostPort(addr)
+	p.rel = filepath.Base(o.Out) + ".dump.sql"
+	p.path = filepath.Join(filepath.Dir(o.Out), p.rel)
+	for _, f := range []string{o.Out, p.path} {
+		if _, err := os.Stat(f); err == nil {
+			return nil, nil, badInput("--dump: %s exists (a capture and its dump are never overwritten)", f)
+		}
+	}
+	return &Dump{File: p.rel, Taken: true, Format: "sql"}, p, nil
+}
+
+// namedDump is a dump the user names: it must be there.
+func namedDump(path string) (*Dump, error) {
+	switch path {
+	case "":
+		return nil, nil
+	case DumpTake:
+		return nil, badInput("--dump: only the proxy takes a dump; name the one the log started from with --dump=FILE")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, badInput("--dump: %w", err)
+	}
+	return &Dump{File: path, Format: "sql"}, nil
+}
+
+// take runs the dump tool: MariaDB's in one transaction
+// (--single-transaction, consistent for InnoDB), pg_dump always in one
+// snapshot. A failed dump leaves no file.
+func (p *dumpPlan) take(ctx context.Context, d *Dump) (err error) {
+	d.StartNs = now()
+	defer func() {
+		d.EndNs = now()
+		if err != nil {
+			os.Remove(p.path)
+		}
+	}()
+	cmd, cleanup, err := p.command(ctx)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	d.Tool = filepath.Base(cmd.Path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("--dump: %s of %s: %v: %s", d.Tool, p.database, err, lastLine(stderr.String()))
+	}
+	return nil
+}
+
+func (p *dumpPlan) command(ctx context.Context) (*exec.Cmd, func(), error) {
+	if p.protocol == ProtoPostgres {
+		tool, err := exec.LookPath("pg_dump")
+		if err != nil {
+			return nil, nil, fmt.Errorf("--dump: %w", err)
+		}
+		cmd := exec.CommandContext(ctx, tool, "--host", p.host, "--port", p.port, "--username", p.user,
+			"--no-password", "--format=plain", "--file", p.path, p.database)
+		cmd.Env = os.Environ()
+		if p.password != "" {
+			cmd.Env = append(cmd.Env, "PGPASSWORD="+p.password)
+		}
+		return cmd, func() {}, nil
+	}
+	tool, err := exec.LookPath("mariadb-dump")
+	if err != nil {
+		if tool, err = exec.LookPath("mysqldump"); err != nil {
+			return nil, nil, fmt.Errorf("--dump: neither mariadb-dump nor mysqldump is installed")
+		}
+	}
+	opt, err := optionFile(p.user, p.password)
+	if err != nil {
+		return nil, nil, err
+	}
+	// the option file must be the first argument
+	cmd := exec.CommandContext(ctx, tool, "--defaults-extra-file="+opt, "--protocol=TCP", "--host", p.host,
+		"--port", p.port, "--single-transaction", "--routines", "--triggers", "--result-file", p.path, p.database)
+	return cmd, func() { os.Remove(opt) }, nil
+}
+
+// optionFile holds the credentials for the MariaDB client tools, readable
+// by this user alone.
+func optionFile(user, password string) (string, error) {
+	f, err := os.CreateTemp("", "shootout-dump-*.cnf")
+	if err != nil {
+		return "", fmt.Errorf("--dump: %w", err)
+	}
+	defer f.Close()
+	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	fmt.Fprintf(f, "[client]\nuser=\"%s\"\n", q.Replace(user))
+	if password != "" {
+		fmt.Fprintf(f, "password=\"%s\"\n", q.Replace(password))
+	}
+	return f.Name(), nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
