@@ -13,8 +13,9 @@ func captureCmd() *cobra.Command {
 	var o capture.Options
 	var show string
 	var lo capture.LogOptions
+	var toPages string
 	c := &cobra.Command{
-		Use:   "capture (--listen ADDR --to URL --out FILE [--dump [FILE]] | --from-log FILE --format F --out FILE | --show FILE)",
+		Use:   "capture (--listen ADDR --to URL --out FILE [--dump [FILE]] | --from-log FILE --format F --out FILE | --to-pages CAPTURE --out PAGES | --show FILE)",
 		Short: "Record what an application sends its database server, through a proxy of shootout's own; show a capture",
 		Long: "capture --listen 127.0.0.1:PORT --to URL --out FILE passes an application's sessions through to its server\n" +
 			"unchanged and records every command with its timings, rows, errors and a checksum of the rows, until\n" +
@@ -24,6 +25,7 @@ func captureCmd() *cobra.Command {
 			"capture --from-log FILE --format slow|general|csvlog --out FILE reads MariaDB's slow log (long_query_time=0),\n" +
 			"its general log or PostgreSQL's csvlog (log_min_duration_statement=0) into the same format; what the log\n" +
 			"cannot give is named in the capture's header.\n\n" +
+			"capture --to-pages CAPTURE --out PAGES writes a MariaDB capture's requests as the pages file of run --queries.\n\n" +
 			"capture --show FILE prints a capture's header, its sessions, commands and statements' fingerprints.\n" +
 			"The format is in docs/capture.md.",
 		Args: cobra.ArbitraryArgs, // --dump FILE, below
@@ -35,6 +37,11 @@ func captureCmd() *cobra.Command {
 			}
 			proxy := o.Listen != "" || o.To != ""
 			switch {
+			case toPages != "":
+				if proxy || show != "" || lo.From != "" || o.Dump != "" || o.Out == "" {
+					return usage(fmt.Errorf("capture: --to-pages CAPTURE and --out PAGES go together, alone"))
+				}
+				return inputErr(capture.ToPages(capture.PagesOptions{From: toPages, Out: o.Out, Log: cmd.ErrOrStderr()}))
 			case lo.From != "" || lo.Format != "":
 				if proxy || show != "" || lo.From == "" || lo.Format == "" || o.Out == "" {
 					return usage(fmt.Errorf("capture: --from-log FILE, --format (%s) and --out FILE go together, without --listen, --to or --show", capture.LogFormats))
@@ -59,6 +66,7 @@ func captureCmd() *cobra.Command {
 	c.Flags().Lookup("dump").NoOptDefVal = capture.DumpTake
 	c.Flags().StringVar(&lo.From, "from-log", "", "read this server log instead of running the proxy (with --format and --out)")
 	c.Flags().StringVar(&lo.Format, "format", "", "the --from-log file's format: "+capture.LogFormats)
+	c.Flags().StringVar(&toPages, "to-pages", "", "turn this capture into the pages file of run --queries (with --out)")
 	c.Flags().StringVar(&show, "show", "", "print this capture's header and summary")
 	return c
 }

@@ -19,6 +19,10 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 	if err := os.WriteFile(notCapture, []byte("# Time: 2026-11-28T02:00:00\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pgCapture := filepath.Join(dir, "pg.capture")
+	if err := os.WriteFile(pgCapture, []byte(`{"type":"header","format":"shootout-capture","version":1,"protocol":"postgresql","source":"proxy"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "c.jsonl")
 	earlier := filepath.Join(dir, "earlier.jsonl")
 	if err := os.WriteFile(earlier, []byte("an earlier capture\n"), 0o644); err != nil {
@@ -39,6 +43,9 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 		{[]string{"--from-log", notCapture, "--format", "general", "--out", out}, notCapture + ":1: not a general query log"},
 		{[]string{"--from-log", notCapture, "--format", "binlog", "--out", out}, "--format \"binlog\"; valid: slow, general, csvlog"},
 		{[]string{"--from-log", notCapture, "--out", out}, "--from-log FILE, --format (slow, general, csvlog) and --out FILE go together"},
+		{[]string{"--to-pages", pgCapture, "--out", out}, pgCapture + ": a postgresql capture; the pages of --queries run on MariaDB"},
+		{[]string{"--to-pages", notCapture, "--out", out}, notCapture + ":1: not a shootout capture"},
+		{[]string{"--to-pages", pgCapture}, "--to-pages CAPTURE and --out PAGES go together"},
 		{[]string{"--listen", "127.0.0.1:0", "--to", "mysql://127.0.0.1:1", "--out", earlier}, "earlier.jsonl: file exists (a capture is never overwritten)"},
 	} {
 		stdout, stderr, code := shootout(t, nil, append([]string{"capture"}, c.args...)...)
