@@ -104,6 +104,8 @@ type builder struct {
 	next     int64
 	commands int64
 	last     int64
+	// zoneNoted: the header says once that the log's zone was unknown
+	zoneNoted bool
 }
 
 type logSession struct {

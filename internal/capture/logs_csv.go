@@ -25,6 +25,7 @@ var (
 	csvParam    = regexp.MustCompile(`\$\d+ = ('(?:[^']|'')*'|NULL)`)
 	csvStarting = regexp.MustCompile(`^starting PostgreSQL (\S+(?: \([^)]*\))?)`)
 	csvAuthed   = regexp.MustCompile(`^connection authorized: user=\S+(?: database=\S+)?`)
+	csvBare     = regexp.MustCompile(`^duration: [\d.]+ ms$`)
 )
 
 // lastByte remembers the last byte read, to tell a log cut mid-line.
@@ -94,6 +95,10 @@ func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64) 
 		return lr.errorf("not a PostgreSQL csvlog (log_time %q)", rec[csvTime])
 	}
 	at := t.UnixNano()
+	if zone, off := t.Zone(); off == 0 && zone != "UTC" && zone != "GMT" && !b.zoneNoted {
+		b.zoneNoted = true
+		b.h.Missing = append(b.h.Missing, "the log's time zone "+zone+": its times are read as UTC (set log_timezone=UTC for exact ones)")
+	}
 	msg := rec[csvMessage]
 	if m := csvStarting.FindStringSubmatch(msg); m != nil {
 		b.h.ServerVersion = m[1]
@@ -115,6 +120,8 @@ func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64) 
 		b.command(open(), Command{Kind: cmp.Or(kind, textKind(rec[csvQuery])), Text: rec[csvQuery], StartNs: at, EndNs: at,
 			Error: &Error{Code: rec[csvState], Message: msg}})
 	case sev != "LOG":
+	case csvBare.MatchString(msg):
+		return lr.errorf("a duration without its statement (log_statement or log_duration was on): write the log with log_min_duration_statement=0 alone")
 	case csvAuthed.MatchString(msg):
 		open()
 	case strings.HasPrefix(msg, "disconnection: "):

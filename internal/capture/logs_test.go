@@ -185,6 +185,7 @@ func TestFromLogRefusesWhatIsNoLogOfItsFormat(t *testing.T) {
 		{"csvlog", strings.TrimSuffix(csvlog, "\n"), ":1: truncated line"},
 		{"csvlog", csvlog + `2026-11-28 03:18:24.757 UTC,"u`, ":2: not a csvlog"},
 		{"csvlog", "", "no statement in it"},
+		{"csvlog", strings.Replace(csvlog, "duration: 3.803 ms  statement: SELECT 1", "duration: 3.803 ms", 1), ":1: a duration without its statement"},
 	} {
 		dir := t.TempDir()
 		in, out := filepath.Join(dir, "in.log"), filepath.Join(dir, "out.capture")
@@ -204,6 +205,23 @@ func TestFromLogRefusesWhatIsNoLogOfItsFormat(t *testing.T) {
 		must(t, os.WriteFile(in, []byte(map[string]string{"slow": slow, "general": general, "csvlog": csvlog}[f]), 0o600))
 		if err := FromLog(LogOptions{From: in, Format: f, Out: out}); err != nil {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// Passwords a statement carries never reach the capture, whatever the
+// statement's spelling.
+func TestRedactDropsPasswordsInStatements(t *testing.T) {
+	for _, s := range []string{
+		"CREATE USER 'a'@'%' IDENTIFIED BY 'Secret9'",
+		"ALTER USER a IDENTIFIED VIA mysql_native_password USING PASSWORD('Secret9')",
+		"SET PASSWORD FOR a = PASSWORD('Secret9')",
+		"SET PASSWORD = 'Secret9'",
+		"CREATE ROLE app LOGIN PASSWORD 'Secret9'",
+		"ALTER ROLE app WITH password 'Sec''ret9'",
+	} {
+		if r := redact(s); strings.Contains(r, "Secret9") || strings.Contains(r, "ret9") || !strings.Contains(r, "<redacted>") {
+			t.Errorf("redact(%q) = %q", s, r)
 		}
 	}
 }
