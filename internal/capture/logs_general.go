@@ -21,7 +21,8 @@ type generalEntry struct {
 // changed, no durations, rows or errors.
 func parseGeneral(lr *logReader, b *builder) error {
 	mysqlMissing(b, "end times: the general log gives no durations (end_ns is 0)",
-		"rows, rows affected and errors", "prepared statements' ids (a close does not say which statement it closes)")
+		"rows, rows affected and errors",
+		"prepares and closes of prepared statements: the log gives no statement ids, and an execution is recorded as the text query it logs")
 	var at int64
 	var e *generalEntry
 	for {
@@ -57,9 +58,13 @@ func parseGeneral(lr *logReader, b *builder) error {
 	return nil
 }
 
-// generalKinds are the commands whose kind the command alone says.
-var generalKinds = map[string]string{"Prepare": KindPrepare, "Close stmt": KindClose, "Ping": KindPing,
-	"Reset stmt": KindReset, "Reset connection": KindReset}
+// generalKinds are the commands whose kind the command alone says;
+// generalSkipped are the prepared statements' own commands, which the log
+// gives without the statement's id (an Execute is its text, a query).
+var (
+	generalKinds   = map[string]string{"Ping": KindPing, "Reset connection": KindReset}
+	generalSkipped = map[string]bool{"Prepare": true, "Close stmt": true, "Reset stmt": true, "Long Data": true}
+)
 
 func generalFlush(b *builder, e *generalEntry) {
 	if e == nil {
@@ -76,6 +81,9 @@ func generalFlush(b *builder, e *generalEntry) {
 		return
 	case "Quit":
 		b.close(e.thread, e.at, "client quit")
+		return
+	}
+	if generalSkipped[e.command] {
 		return
 	}
 	s, _ := b.session(e.thread, Open{AtNs: e.at})

@@ -77,13 +77,9 @@ var (
 		{kind: "query", text: "CREATE TABLE t (id int primary key, v text)"},
 		{kind: "query", text: "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)"},
 		{kind: "query", text: "SELECT v FROM t ORDER BY id"},
-		{kind: "prepare", text: "SELECT v FROM t WHERE id = ?"},
 		{kind: "query", text: "SELECT v FROM t WHERE id = 2"},
-		{kind: "close"},
 		{kind: "begin", text: "START TRANSACTION"},
-		{kind: "prepare", text: "UPDATE t SET v = ? WHERE id = ?"},
 		{kind: "query", text: "UPDATE t SET v = 'c' WHERE id = 3"},
-		{kind: "close"},
 		{kind: "commit", text: "COMMIT"},
 		{kind: "query", text: "SELECT * FROM missing"},
 	}
