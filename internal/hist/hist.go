@@ -5,6 +5,7 @@
 package hist
 
 import (
+	"fmt"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -120,4 +121,41 @@ func (h *Histogram) Quantile(p float64) float64 {
 		return 0
 	}
 	return float64(h.h.ValueAtQuantile(p)) / 1e6
+}
+
+// Wire is a histogram as it travels between processes: the HDR counts in
+// HdrHistogram's standard V2 compressed encoding, with the exact sum and
+// extremes the encoding does not carry.
+type Wire struct {
+	HDR   []byte `json:"hdr"`
+	SumNs int64  `json:"sum_ns"`
+	MinNs int64  `json:"min_ns"`
+	MaxNs int64  `json:"max_ns"`
+}
+
+// Encode is h in its wire form; a nil or empty histogram is a zero Wire.
+func (h *Histogram) Encode() (Wire, error) {
+	if h.Count() == 0 {
+		return Wire{}, nil
+	}
+	b, err := h.h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return Wire{}, err
+	}
+	return Wire{HDR: b, SumNs: h.sumNs, MinNs: h.minNs, MaxNs: h.maxNs}, nil
+}
+
+// Decode is the histogram w encodes; a zero Wire is an empty histogram.
+func Decode(w Wire) (*Histogram, error) {
+	h := New()
+	if len(w.HDR) == 0 {
+		return h, nil
+	}
+	d, err := hdr.Decode(w.HDR)
+	if err != nil {
+		return nil, fmt.Errorf("histogram: %w", err)
+	}
+	h.h.Merge(d)
+	h.sumNs, h.minNs, h.maxNs = w.SumNs, w.MinNs, w.MaxNs
+	return h, nil
 }
