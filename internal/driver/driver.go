@@ -56,6 +56,10 @@ type Config struct {
 	// client gives it (a SQL flavour's from its dialect), so the driver
 	// knows no server's error codes.
 	Classify errclass.Classifier
+	// Start, when set, is the run's clock's start: a barrier that every
+	// agent of a cell waits for after connecting its clients, so their
+	// time slices line up and merge (zero: now, once connected).
+	Start time.Time
 }
 
 // DefaultInterruptGrace lets a healthy server answer what it was asked
@@ -125,6 +129,9 @@ type client struct {
 	// between operations: the stall watch reads it without the lock
 	opSince  atomic.Int64
 	classify errclass.Classifier
+	// lagNs is the furthest behind its schedule an operation started (at
+	// a fixed rate), what tells a saturated client
+	lagNs atomic.Int64
 }
 
 // started is a client's latencies of operations that started in one time
@@ -181,7 +188,7 @@ func Run(ctx context.Context, cfg Config, connect Connect) (*Result, error) {
 	r.runCtx, r.stop = context.WithCancel(ctx)
 	defer r.stop()
 	r.opCtx = context.WithoutCancel(ctx)
-	r.begin(time.Now())
+	r.begin(barrier(ctx, cfg.Start))
 	var wg sync.WaitGroup
 	for i, cl := range r.clients {
 		wg.Add(1)
@@ -397,10 +404,12 @@ func (r *run) finish(ctx context.Context, res *Result, col *collector, abandoned
 	res.Elapsed = end.Sub(r.start)
 	res.Started = r.start
 	res.fill(col.slices, col.byStart, r.cfg.Trim)
+	res.slices, res.byStart, res.ScheduleLag = col.slices, col.byStart, col.lag
 	for _, cl := range r.clients {
 		cl.mu.Lock()
 		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
 		res.PerClientBusy = append(res.PerClientBusy, time.Duration(cl.c.busyNs))
+		res.ScheduleLag = max(res.ScheduleLag, time.Duration(cl.lagNs.Load()))
 		cl.mu.Unlock()
 	}
 	res.Counters = map[string]int64{}
@@ -441,6 +450,7 @@ type collector struct {
 	byStart [][]*hist.Histogram
 	prev    []counts
 	slowest time.Duration
+	lag     time.Duration // the latest a tick came
 	// the interval lines: when the next is due, the first slice not yet
 	// reported and when the last report was
 	nextInterval, lastReportAt time.Duration
@@ -454,6 +464,11 @@ func newCollector(cfg Config, clients []*client, start time.Time) *collector {
 
 // collect takes what the clients did since the last tick as one slice.
 func (col *collector) collect(now time.Time) {
+	// a tick that comes late is the client process falling behind its own
+	// clock: in a closed loop, its schedule lag
+	if late := now.Sub(col.start) - time.Duration(len(col.slices)+1)*col.sliceLen; late > col.lag {
+		col.lag = late
+	}
 	s := slice{at: now.Sub(col.start), counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
 	if col.cfg.Interval > 0 {
 		s.done = hist.New()
@@ -495,6 +510,31 @@ func (col *collector) report(now time.Time, res *Result) {
 	}
 	col.lastReport = len(col.slices)
 	col.nextInterval += cfg.Interval
+}
+
+// barrier waits for start, the clock the agents of a cell share; a zero
+// or past start is now.
+func barrier(ctx context.Context, start time.Time) time.Time {
+	if start.IsZero() {
+		return time.Now()
+	}
+	t := time.NewTimer(time.Until(start))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return start
+}
+
+// behind notes an operation that started lag after it was due.
+func (cl *client) behind(lag time.Duration) {
+	for {
+		cur := cl.lagNs.Load()
+		if int64(lag) <= cur || cl.lagNs.CompareAndSwap(cur, int64(lag)) {
+			return
+		}
+	}
 }
 
 // waiting is whether some client has an operation in flight.
@@ -553,6 +593,7 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 	if cfg.Rate > 0 {
 		// a fixed-rate client may start behind its schedule
 		began = time.Now()
+		cl.behind(began.Sub(intended))
 	}
 	for {
 		cl.opSince.Store(began.UnixNano())

@@ -90,8 +90,15 @@ type Result struct {
 	// largest total first.
 	Statements []workload.StatementStat
 	// Fatal is why the run stopped early, empty when it ran to its end.
-	Fatal  string
-	pauses pauseWatch
+	Fatal string
+	// ScheduleLag is the furthest behind its schedule the client fell: the
+	// latest an operation started after it was due at a fixed rate, or
+	// the latest a time slice's tick came (a client short of CPU)
+	ScheduleLag time.Duration
+	pauses      pauseWatch
+	// what the result was made of, for an agent to send its owner
+	slices  []slice
+	byStart [][]*hist.Histogram
 }
 
 // LongestPause is the longest stretch in which clients waited and no
