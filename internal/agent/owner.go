@@ -1,0 +1,184 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"shootout/internal/child"
+	"shootout/internal/driver"
+)
+
+// Saturation thresholds: an agent that used this share of the CPUs it
+// could run on, or fell this far behind its schedule, measured its own
+// limits as much as the server's.
+const (
+	SaturatedCPU = 0.9
+	SaturatedLag = 100 * time.Millisecond
+)
+
+// Stat is what the owner records of one agent.
+type Stat struct {
+	Clients int `json:"clients"`
+	// ClockOffsetMs is the agent's clock minus the owner's, measured as
+	// the midpoint of a round trip before the barrier.
+	ClockOffsetMs float64 `json:"clock_offset_ms"`
+	// CPU is the agent's client CPU over its run, in cores.
+	CPU           float64 `json:"cpu_cores"`
+	CPUs          int     `json:"cpus"`
+	ScheduleLagMs float64 `json:"schedule_lag_ms"`
+	Saturated     bool    `json:"saturated"`
+}
+
+// Agents are the agent processes of one run, started by it.
+type Agents struct {
+	cmds  []*exec.Cmd
+	conns []*grpc.ClientConn
+}
+
+// Start starts n agents, each `exe agent --listen unix:DIR/agentI.sock`
+// with the parent-death signal (a SIGKILLed owner leaves none running),
+// and waits until each answers.
+func Start(ctx context.Context, exe string, n int, dir string) (*Agents, error) {
+	a := &Agents{}
+	for i := range n {
+		sock := filepath.Join(dir, fmt.Sprintf("agent%d.sock", i))
+		cmd := exec.Command(exe, "agent", "--listen", "unix:"+sock)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := child.Start(cmd); err != nil {
+			a.Stop()
+			return nil, fmt.Errorf("agent %d: %w", i+1, err)
+		}
+		a.cmds = append(a.cmds, cmd)
+		conn, err := grpc.NewClient("unix://"+sock, append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+		if err != nil {
+			a.Stop()
+			return nil, fmt.Errorf("agent %d: %w", i+1, err)
+		}
+		a.conns = append(a.conns, conn)
+	}
+	for i := range a.conns {
+		if _, err := a.offset(ctx, i, 10*time.Second); err != nil {
+			a.Stop()
+			return nil, fmt.Errorf("agent %d did not answer: %w", i+1, err)
+		}
+	}
+	return a, nil
+}
+
+// offset measures agent i's clock against the owner's, waiting up to
+// wait for it to answer.
+func (a *Agents) offset(ctx context.Context, i int, wait time.Duration) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	t0 := time.Now()
+	var rep ClockReply
+	if err := a.conns[i].Invoke(ctx, "/shootout.Agent/Clock", &ClockRequest{}, &rep, grpc.WaitForReady(true)); err != nil {
+		return 0, err
+	}
+	t1 := time.Now()
+	return time.Unix(0, rep.NowUnixNs).Sub(t0.Add(t1.Sub(t0) / 2)), nil
+}
+
+// Stop ends the agents and waits for them.
+func (a *Agents) Stop() {
+	for _, c := range a.conns {
+		c.Close()
+	}
+	for _, cmd := range a.cmds {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
+	a.cmds, a.conns = nil, nil
+}
+
+// Run runs the cell's cfg.Clients clients split across the agents, from
+// one barrier, and merges what they measured into one result (its
+// interval lines printed to cfg.Out as an in-process run prints them).
+func (a *Agents) Run(ctx context.Context, cfg driver.Config, base RunRequest) (*driver.Result, []Stat, error) {
+	reqs, stats, err := a.plan(ctx, cfg, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	raws := make([]*driver.Raw, len(reqs))
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raws[i], errs[i] = a.run(ctx, i, reqs[i], &stats[i])
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, stats, err
+	}
+	res, err := driver.Merge(cfg, raws)
+	return res, stats, err
+}
+
+func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat) (*driver.Raw, error) {
+	var rep RunReply
+	if err := a.conns[i].Invoke(ctx, "/shootout.Agent/Run", &req, &rep); err != nil {
+		return nil, fmt.Errorf("agent %d (pid %d): %w", i+1, a.cmds[i].Process.Pid, err)
+	}
+	raw := rep.Raw
+	// into the owner's clock, which the merged window is in
+	raw.StartedUnixNs -= int64(st.ClockOffsetMs * 1e6)
+	if raw.ElapsedNs > 0 {
+		st.CPU = float64(rep.CPUNs) / float64(raw.ElapsedNs)
+	}
+	st.CPUs, st.ScheduleLagMs = rep.CPUs, float64(raw.ScheduleLagNs)/1e6
+	st.Saturated = st.CPU >= SaturatedCPU*float64(rep.CPUs) || time.Duration(raw.ScheduleLagNs) >= SaturatedLag
+	return raw, nil
+}
+
+// plan splits the clients (contiguous ids), the rate and the operation
+// count across the agents and sets the barrier in each agent's clock.
+func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) ([]RunRequest, []Stat, error) {
+	n := len(a.conns)
+	if cfg.Clients < n {
+		return nil, nil, fmt.Errorf("--agents %d needs at least as many clients, got %d", n, cfg.Clients)
+	}
+	start := time.Now().Add(500 * time.Millisecond)
+	reqs, stats := make([]RunRequest, n), make([]Stat, n)
+	next, opsLeft := 0, cfg.Ops
+	for i := range n {
+		off, err := a.offset(ctx, i, 5*time.Second)
+		if err != nil {
+			return nil, nil, fmt.Errorf("agent %d: %w", i+1, err)
+		}
+		k := cfg.Clients / n
+		if i < cfg.Clients%n {
+			k++
+		}
+		req := base
+		req.Clients, req.ClientIDs = cfg.Clients, nil
+		for j := range k {
+			req.ClientIDs = append(req.ClientIDs, next+j)
+		}
+		next += k
+		share := float64(k) / float64(cfg.Clients)
+		req.Rate, req.Ops = cfg.Rate*share, int64(float64(cfg.Ops)*share)
+		if i == n-1 {
+			req.Ops = opsLeft
+		}
+		opsLeft -= req.Ops
+		req.StartUnixNs = start.Add(off).UnixNano()
+		req.DurationNs, req.Reps, req.Trim, req.IntervalNs = int64(cfg.Duration), cfg.Reps, cfg.Trim, int64(cfg.Interval)
+		req.MaxRetries, req.StallLimitNs, req.InterruptGraceNs = cfg.MaxRetries, int64(cfg.StallLimit), int64(cfg.InterruptGrace)
+		reqs[i], stats[i] = req, Stat{Clients: k, ClockOffsetMs: float64(off) / 1e6}
+	}
+	return reqs, stats, nil
+}

@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"shootout/internal/dialect"
+	"shootout/internal/driver"
+	"shootout/internal/proto"
+	"shootout/internal/workload"
+	_ "shootout/internal/workload/all" // the workloads an owner may name
+)
+
+// Listen parses an agent's address, unix:PATH or tcp:HOST:PORT, and
+// listens there; tcp only on a loopback address: an agent is given its
+// endpoint's password and is not to be reached from elsewhere yet.
+func Listen(addr string) (net.Listener, error) {
+	network, a, ok := strings.Cut(addr, ":")
+	switch {
+	case ok && network == "unix":
+		return net.Listen("unix", a)
+	case ok && network == "tcp":
+		host, _, err := net.SplitHostPort(a)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+			return nil, fmt.Errorf("--listen %q: a tcp address must be a loopback IP and a port (tcp:127.0.0.1:PORT)", addr)
+		}
+		return net.Listen("tcp", a)
+	}
+	return nil, fmt.Errorf("--listen %q: valid are unix:PATH and tcp:127.0.0.1:PORT", addr)
+}
+
+// Serve answers the owner on lis until ctx ends.
+func Serve(ctx context.Context, lis net.Listener) error {
+	s := grpc.NewServer(serverOpts()...)
+	s.RegisterService(&serviceDesc, agentServer{})
+	go func() { <-ctx.Done(); s.Stop() }()
+	err := s.Serve(lis)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+type agentServer struct{}
+
+func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
+	return &ClockReply{NowUnixNs: time.Now().UnixNano()}, nil
+}
+
+// Run runs this agent's clients of the cell through the driver, as an
+// in-process run would, and answers with the raw run.
+func (agentServer) Run(ctx context.Context, req *RunRequest) (*RunReply, error) {
+	if proto.Name(req.Endpoint.Protocol) == proto.SQL {
+		return nil, fmt.Errorf("agents drive native protocols only so far, not %s", req.Endpoint.Protocol)
+	}
+	w, err := workload.New(req.Workload, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := w.Dataset(req.Dataset, req.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if ca, ok := w.(workload.ClientsAware); ok {
+		ca.SetClients(req.Clients)
+	}
+	sess, err := workload.Open(w, req.Endpoint.proto(), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	connect := func(ctx context.Context, i int) (workload.Worker, error) {
+		return sess.NewWorker(ctx, ds, req.ClientIDs[i])
+	}
+	cpu0 := selfCPU()
+	res, err := driver.Run(ctx, req.config(w.Ops()), connect)
+	if res == nil {
+		return nil, err
+	}
+	raw, err := res.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &RunReply{Raw: raw, CPUNs: int64(selfCPU() - cpu0), CPUs: runtime.NumCPU()}, nil
+}
+
+func (req *RunRequest) config(ops []string) driver.Config {
+	return driver.Config{Clients: len(req.ClientIDs), Duration: time.Duration(req.DurationNs), Ops: req.Ops, Reps: req.Reps,
+		Rate: req.Rate, Trim: req.Trim, Interval: time.Duration(req.IntervalNs), MaxRetries: req.MaxRetries, OpNames: ops,
+		StallLimit: time.Duration(req.StallLimitNs), InterruptGrace: time.Duration(req.InterruptGraceNs),
+		Classify: dialect.Classify, Start: time.Unix(0, req.StartUnixNs)}
+}
+
+func (e Endpoint) proto() proto.Endpoint {
+	return proto.Endpoint{Protocol: proto.Name(e.Protocol), Network: e.Network, Address: e.Address, User: e.User,
+		Password: e.Password, Database: e.Database, External: e.External, Engine: e.Engine}
+}
+
+// selfCPU is the CPU time the agent's process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,108 @@
+// Package agent runs a cell's clients in other processes: `shootout
+// agent` serves one cell's share of clients over gRPC, driven by the run
+// that owns the cell, which starts its agents on one barrier and merges
+// what they send exactly (driver.Merge: every time slice's HDR
+// histograms added up, never their percentiles).
+//
+// The messages are plain Go structs carried by gRPC under a JSON codec of
+// this package's own (content subtype "json"): no .pb.go files are
+// generated, and HDR histograms travel inside them in HdrHistogram's
+// standard V2 encoding (hist.Wire).
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding"
+
+	"shootout/internal/driver"
+)
+
+// codec is gRPC's codec for this package's messages.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error)   { return json.Marshal(v) }
+func (codec) Unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+func (codec) Name() string                    { return "json" }
+func init()                                   { encoding.RegisterCodec(codec{}) }
+func callOpts() []grpc.CallOption             { return []grpc.CallOption{grpc.CallContentSubtype("json")} }
+func serverOpts() []grpc.ServerOption         { return []grpc.ServerOption{grpc.ForceServerCodec(codec{})} }
+func clientOpts() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultCallOptions(callOpts()...)}
+}
+
+// ClockRequest asks an agent the time; ClockReply is its answer.
+type ClockRequest struct{}
+
+// ClockReply is the agent's clock when it answered.
+type ClockReply struct {
+	NowUnixNs int64 `json:"now_unix_ns"`
+}
+
+// Endpoint is what the agent's clients connect to: proto.Endpoint's
+// fields but the SQL dialect (agents drive native protocols only so far).
+// Password is a secret: it goes to the clients only, never to a log.
+type Endpoint struct {
+	Protocol, Network, Address, User, Password, Database, Engine string
+	External                                                     bool
+}
+
+// RunRequest is one agent's share of a cell.
+type RunRequest struct {
+	Workload string            `json:"workload"`
+	Params   map[string]string `json:"params"`
+	Dataset  string            `json:"dataset"`
+	Seed     int64             `json:"seed"`
+	Endpoint Endpoint          `json:"endpoint"`
+	// Clients is the cell's; ClientIDs the cell's client numbers this
+	// agent runs.
+	Clients   int   `json:"clients"`
+	ClientIDs []int `json:"client_ids"`
+	// StartUnixNs is the barrier in the agent's own clock.
+	StartUnixNs      int64   `json:"start_unix_ns"`
+	DurationNs       int64   `json:"duration_ns"`
+	Ops              int64   `json:"ops"`
+	Reps             int64   `json:"reps"`
+	Rate             float64 `json:"rate"`
+	Trim             float64 `json:"trim"`
+	IntervalNs       int64   `json:"interval_ns"`
+	MaxRetries       int     `json:"max_retries"`
+	StallLimitNs     int64   `json:"stall_limit_ns"`
+	InterruptGraceNs int64   `json:"interrupt_grace_ns"`
+}
+
+// RunReply is what the agent measured: its run in raw form and the CPU
+// its process used meanwhile.
+type RunReply struct {
+	Raw   *driver.Raw `json:"raw"`
+	CPUNs int64       `json:"cpu_ns"`
+	// CPUs is how many CPUs the agent could run on.
+	CPUs int `json:"cpus"`
+}
+
+// server is what an agent serves.
+type server interface {
+	Clock(context.Context, *ClockRequest) (*ClockReply, error)
+	Run(context.Context, *RunRequest) (*RunReply, error)
+}
+
+func handler[Req any](call func(server, context.Context, *Req) (any, error)) func(any, context.Context, func(any) error, grpc.UnaryServerInterceptor) (any, error) {
+	return func(srv any, ctx context.Context, decode func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+		in := new(Req)
+		if err := decode(in); err != nil {
+			return nil, err
+		}
+		return call(srv.(server), ctx, in)
+	}
+}
+
+var serviceDesc = grpc.ServiceDesc{
+	ServiceName: "shootout.Agent",
+	HandlerType: (*server)(nil),
+	Methods: []grpc.MethodDesc{
+		{MethodName: "Clock", Handler: handler(func(s server, ctx context.Context, r *ClockRequest) (any, error) { return s.Clock(ctx, r) })},
+		{MethodName: "Run", Handler: handler(func(s server, ctx context.Context, r *RunRequest) (any, error) { return s.Run(ctx, r) })},
+	},
+}
