@@ -15,6 +15,7 @@ import (
 
 	"shootout/internal/child"
 	"shootout/internal/driver"
+	"shootout/internal/result"
 )
 
 // Saturation thresholds: an agent that used this share of the CPUs it
@@ -25,18 +26,8 @@ const (
 	SaturatedLag = 100 * time.Millisecond
 )
 
-// Stat is what the owner records of one agent.
-type Stat struct {
-	Clients int `json:"clients"`
-	// ClockOffsetMs is the agent's clock minus the owner's, measured as
-	// the midpoint of a round trip before the barrier.
-	ClockOffsetMs float64 `json:"clock_offset_ms"`
-	// CPU is the agent's client CPU over its run, in cores.
-	CPU           float64 `json:"cpu_cores"`
-	CPUs          int     `json:"cpus"`
-	ScheduleLagMs float64 `json:"schedule_lag_ms"`
-	Saturated     bool    `json:"saturated"`
-}
+// Stat is what the owner records of one agent, as the cell holds it.
+type Stat = result.Agent
 
 // Agents are the agent processes of one run, started by it.
 type Agents struct {
@@ -137,10 +128,13 @@ func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat) (*dri
 	// into the owner's clock, which the merged window is in
 	raw.StartedUnixNs -= int64(st.ClockOffsetMs * 1e6)
 	if raw.ElapsedNs > 0 {
-		st.CPU = float64(rep.CPUNs) / float64(raw.ElapsedNs)
+		st.CPUCores = float64(rep.CPUNs) / float64(raw.ElapsedNs)
 	}
 	st.CPUs, st.ScheduleLagMs = rep.CPUs, float64(raw.ScheduleLagNs)/1e6
-	st.Saturated = st.CPU >= SaturatedCPU*float64(rep.CPUs) || time.Duration(raw.ScheduleLagNs) >= SaturatedLag
+	for _, e := range raw.PerClientEvents {
+		st.Events += e
+	}
+	st.Saturated = st.CPUCores >= SaturatedCPU*float64(rep.CPUs) || time.Duration(raw.ScheduleLagNs) >= SaturatedLag
 	return raw, nil
 }
 

@@ -57,8 +57,8 @@ func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 // Run runs this agent's clients of the cell through the driver, as an
 // in-process run would, and answers with the raw run.
 func (agentServer) Run(ctx context.Context, req *RunRequest) (*RunReply, error) {
-	if proto.Name(req.Endpoint.Protocol) == proto.SQL {
-		return nil, fmt.Errorf("agents drive native protocols only so far, not %s", req.Endpoint.Protocol)
+	if _, err := FromProto(req.Endpoint.proto()); err != nil {
+		return nil, err
 	}
 	w, err := workload.New(req.Workload, req.Params)
 	if err != nil {

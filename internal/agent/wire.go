@@ -13,11 +13,13 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 
 	"shootout/internal/driver"
+	"shootout/internal/proto"
 )
 
 // codec is gRPC's codec for this package's messages.
@@ -105,4 +107,14 @@ var serviceDesc = grpc.ServiceDesc{
 		{MethodName: "Clock", Handler: handler(func(s server, ctx context.Context, r *ClockRequest) (any, error) { return s.Clock(ctx, r) })},
 		{MethodName: "Run", Handler: handler(func(s server, ctx context.Context, r *RunRequest) (any, error) { return s.Run(ctx, r) })},
 	},
+}
+
+// FromProto is ep as an agent is given it, or why agents cannot drive it.
+func FromProto(ep proto.Endpoint) (Endpoint, error) {
+	if ep.Protocol == proto.SQL {
+		// an agent has no pool of the target's and no dialect on the wire yet
+		return Endpoint{}, fmt.Errorf("--agents: agents drive native protocols only so far, not %s", ep.Protocol)
+	}
+	return Endpoint{Protocol: string(ep.Protocol), Network: ep.Network, Address: ep.Address, User: ep.User,
+		Password: ep.Password, Database: ep.Database, External: ep.External, Engine: ep.Engine}, nil
 }

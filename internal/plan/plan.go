@@ -38,6 +38,9 @@ type Plan struct {
 	Ops       int64             `yaml:"ops"`
 	Reps      int64             `yaml:"reps"`
 	Rate      float64           `yaml:"rate"`
+	// Agents is how many agent processes run a cell's clients (0: none,
+	// shootout's own process drives them).
+	Agents int `yaml:"agents"`
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
 	// MaxRepeat runs.

@@ -188,7 +188,7 @@ func (rs *resolver) bounds() error {
 	for _, b := range []struct {
 		key string
 		n   float64
-	}{{"ops", float64(p.Ops)}, {"reps", float64(p.Reps)}, {"rate", p.Rate}} {
+	}{{"ops", float64(p.Ops)}, {"reps", float64(p.Reps)}, {"rate", p.Rate}, {"agents", float64(p.Agents)}} {
 		if b.n < 0 {
 			return p.errAt(b.key, "must not be negative")
 		}
@@ -400,7 +400,7 @@ func (rs *resolver) expandTargets(rep int, ds, wl string, clients int, neighbour
 		for _, ap := range rs.apps {
 			for _, v := range rs.variants[variantKey{wl, t.Name()}] {
 				cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Neighbour: neighbour,
-					Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries,
+					Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: p.Agents,
 					Settings: rs.settingsOf(t), App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
 				if neighbour != "0" {
 					cond.NeighbourFileBytes = r.NeighbourFileBytes

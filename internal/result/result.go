@@ -62,6 +62,9 @@ type Conditions struct {
 	// Seed generates the dataset and the clients' random choices.
 	Seed       int64 `json:"seed,omitempty"`
 	MaxRetries int   `json:"max_retries"`
+	// Agents is how many agent processes ran the clients (0: shootout's
+	// own process).
+	Agents int `json:"agents,omitempty"`
 	// Settings are the plan's server settings for this cell's target.
 	Settings map[string]string `json:"settings,omitempty"`
 	// Build is the server program a managed target starts, with its
@@ -336,6 +339,25 @@ type Client struct {
 	// the server's disk from inside shootout's process, used of its CPU
 	// during the run: taken out of CPUSeconds, since it is the disk's.
 	DiskModelCPUSeconds float64 `json:"disk_model_cpu_s,omitempty"`
+	// Agents are the agent processes that ran the clients (--agents), in
+	// order; their CPU is in CPUSeconds.
+	Agents []Agent `json:"agents,omitempty"`
+	// Saturated: an agent was saturated (docs/results.md), so the cell
+	// measured its client as much as its server.
+	Saturated bool `json:"saturated,omitempty"`
+}
+
+// Agent is one agent process's share of a cell.
+type Agent struct {
+	Clients int `json:"clients"`
+	// ClockOffsetMs is the agent's clock minus shootout's.
+	ClockOffsetMs float64 `json:"clock_offset_ms"`
+	// CPUCores is its CPU over its run in cores, of CPUs it could use.
+	CPUCores      float64 `json:"cpu_cores"`
+	CPUs          int     `json:"cpus"`
+	ScheduleLagMs float64 `json:"schedule_lag_ms"`
+	Saturated     bool    `json:"saturated"`
+	Events        int64   `json:"events"`
 }
 
 // Limits is what was applied and the evidence for it.

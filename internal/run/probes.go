@@ -74,7 +74,8 @@ func (p *engineWritesProbe) stop(w *window) {
 type preConnectProbe struct{ pre *preConnected }
 
 func (p *preConnectProbe) start(w *window) error {
-	if !w.readsFromMemory {
+	if !w.readsFromMemory || w.agents.a != nil {
+		// an agent connects its own clients
 		return nil
 	}
 	pre, err := connectAll(w.ctx, w.c.connect, w.cfg.Clients)

@@ -146,6 +146,7 @@ type window struct {
 	state      *stateProbe
 	engine     *engineWritesProbe
 	preConnect *preConnectProbe
+	agents     *agentsProbe
 	cache      *cacheProbe
 	neighbour  *neighbourProbe
 	group      *groupProbe
@@ -160,7 +161,7 @@ type window struct {
 // probes are the window's probes in the order they start; they stop in
 // reverse.
 func (w *window) probes() []probe {
-	return []probe{w.state, w.engine, w.preConnect, w.cache, w.neighbour, w.group, w.disk, w.sampler, w.app, w.writeBack, w.nodes}
+	return []probe{w.state, w.engine, w.agents, w.preConnect, w.cache, w.neighbour, w.group, w.disk, w.sampler, w.app, w.writeBack, w.nodes}
 }
 
 func (c *cellRun) newWindow(ctx context.Context) *window {
@@ -173,6 +174,7 @@ func (c *cellRun) newWindow(ctx context.Context) *window {
 
 func (w *window) makeProbes() {
 	w.state, w.engine, w.preConnect, w.cache = &stateProbe{}, &engineWritesProbe{}, &preConnectProbe{}, &cacheProbe{}
+	w.agents = &agentsProbe{}
 	w.neighbour, w.group, w.disk, w.sampler = &neighbourProbe{}, &groupProbe{}, &diskProbe{}, &samplerProbe{}
 	w.app, w.writeBack, w.nodes = &appProbe{}, &writeBackProbe{}, &nodesProbe{}
 }
@@ -221,7 +223,7 @@ func (w *window) run() {
 		go c.duringRun(w.ctx, db)
 	}
 	// the cell's context ends the moment the server dies (watchServer)
-	w.dres, w.runErr = driver.Run(w.ctx, w.cfg, w.connect)
+	w.dres, w.runErr = w.drive()
 	w.runErr = c.withAppErrors(w.runErr)
 	w.runSecs = time.Since(w.runStart).Seconds()
 }
@@ -258,6 +260,7 @@ func (w *window) record() {
 		note := f.Server.Note
 		fillServer(f, w.sampler.usage, dres.Events, c.inst)
 		f.Server.Note = joinNotes(f.Server.Note, note)
+		w.recordAgents()
 		w.disk.win.fill(&f.Server, dres.Events, w.neighbour.evidence())
 		w.recordEngineWrites()
 		f.Server.WriteAmplification = writeAmplification(f.Server, dres.Counters)
