@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -29,27 +29,32 @@ const (
 // Stat is what the owner records of one agent, as the cell holds it.
 type Stat = result.Agent
 
+// sequence tells one run's cells' agents apart.
+var sequence atomic.Int64
+
 // Agents are the agent processes of one run, started by it.
 type Agents struct {
 	cmds  []*exec.Cmd
 	conns []*grpc.ClientConn
 }
 
-// Start starts n agents, each `exe agent --listen unix:DIR/agentI.sock`
-// with the parent-death signal (a SIGKILLed owner leaves none running),
-// and waits until each answers.
-func Start(ctx context.Context, exe string, n int, dir string) (*Agents, error) {
+// Start starts n agents, each `exe agent --listen unix:@NAME` with the
+// parent-death signal (a SIGKILLed owner leaves none running), and waits
+// until each answers. The sockets are abstract (Linux): nothing is left
+// in the file system by a run that was killed.
+func Start(ctx context.Context, exe string, n int) (*Agents, error) {
 	a := &Agents{}
+	seq := sequence.Add(1)
 	for i := range n {
-		sock := filepath.Join(dir, fmt.Sprintf("agent%d.sock", i))
-		cmd := exec.Command(exe, "agent", "--listen", "unix:"+sock)
+		name := fmt.Sprintf("shootout-agent-%d-%d-%d", os.Getpid(), seq, i)
+		cmd := exec.Command(exe, "agent", "--listen", "unix:@"+name)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := child.Start(cmd); err != nil {
 			a.Stop()
 			return nil, fmt.Errorf("agent %d: %w", i+1, err)
 		}
 		a.cmds = append(a.cmds, cmd)
-		conn, err := grpc.NewClient("unix://"+sock, append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+		conn, err := grpc.NewClient("unix-abstract:"+name, append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 		if err != nil {
 			a.Stop()
 			return nil, fmt.Errorf("agent %d: %w", i+1, err)
@@ -97,10 +102,11 @@ func (a *Agents) Stop() {
 // one barrier, and merges what they measured into one result (its
 // interval lines printed to cfg.Out as an in-process run prints them).
 func (a *Agents) Run(ctx context.Context, cfg driver.Config, base RunRequest) (*driver.Result, []Stat, error) {
-	reqs, stats, err := a.plan(ctx, cfg, base)
+	reqs, stats, start, err := a.plan(ctx, cfg, base)
 	if err != nil {
 		return nil, nil, err
 	}
+	live := driver.NewLive(cfg, len(reqs), start)
 	raws := make([]*driver.Raw, len(reqs))
 	errs := make([]error, len(reqs))
 	var wg sync.WaitGroup
@@ -108,20 +114,23 @@ func (a *Agents) Run(ctx context.Context, cfg driver.Config, base RunRequest) (*
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raws[i], errs[i] = a.run(ctx, i, reqs[i], &stats[i])
+			raws[i], errs[i] = a.run(ctx, i, reqs[i], &stats[i], live)
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, stats, err
 	}
-	res, err := driver.Merge(cfg, raws)
+	// the interval lines were printed as the slices came
+	quiet := cfg
+	quiet.Out = nil
+	res, err := driver.Merge(quiet, raws)
 	return res, stats, err
 }
 
-func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat) (*driver.Raw, error) {
-	var rep RunReply
-	if err := a.conns[i].Invoke(ctx, "/shootout.Agent/Run", &req, &rep); err != nil {
+func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat, live *driver.Live) (*driver.Raw, error) {
+	rep, err := a.stream(ctx, i, req, live)
+	if err != nil {
 		return nil, fmt.Errorf("agent %d (pid %d): %w", i+1, a.cmds[i].Process.Pid, err)
 	}
 	raw := rep.Raw
@@ -138,12 +147,44 @@ func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat) (*dri
 	return raw, nil
 }
 
+// stream sends agent i its request and hands each slice it streams back
+// to live until the reply.
+func (a *Agents) stream(ctx context.Context, i int, req RunRequest, live *driver.Live) (*RunReply, error) {
+	s, err := a.conns[i].NewStream(ctx, &serviceDesc.Streams[0], "/shootout.Agent/Run")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SendMsg(&req); err != nil {
+		return nil, err
+	}
+	if err := s.CloseSend(); err != nil {
+		return nil, err
+	}
+	for {
+		var ev RunEvent
+		if err := s.RecvMsg(&ev); err != nil {
+			return nil, err
+		}
+		if ev.Reply != nil {
+			if ev.Reply.Raw == nil {
+				return nil, errors.New("the agent sent no run")
+			}
+			return ev.Reply, nil
+		}
+		if ev.Slice != nil {
+			if err := live.Add(i, *ev.Slice); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
 // plan splits the clients (contiguous ids), the rate and the operation
 // count across the agents and sets the barrier in each agent's clock.
-func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) ([]RunRequest, []Stat, error) {
+func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) ([]RunRequest, []Stat, time.Time, error) {
 	n := len(a.conns)
 	if cfg.Clients < n {
-		return nil, nil, fmt.Errorf("--agents %d needs at least as many clients, got %d", n, cfg.Clients)
+		return nil, nil, time.Time{}, fmt.Errorf("--agents %d needs at least as many clients, got %d", n, cfg.Clients)
 	}
 	start := time.Now().Add(500 * time.Millisecond)
 	reqs, stats := make([]RunRequest, n), make([]Stat, n)
@@ -151,7 +192,7 @@ func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) (
 	for i := range n {
 		off, err := a.offset(ctx, i, 5*time.Second)
 		if err != nil {
-			return nil, nil, fmt.Errorf("agent %d: %w", i+1, err)
+			return nil, nil, time.Time{}, fmt.Errorf("agent %d: %w", i+1, err)
 		}
 		k := cfg.Clients / n
 		if i < cfg.Clients%n {
@@ -174,5 +215,5 @@ func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) (
 		req.MaxRetries, req.StallLimitNs, req.InterruptGraceNs = cfg.MaxRetries, int64(cfg.StallLimit), int64(cfg.InterruptGrace)
 		reqs[i], stats[i] = req, Stat{Clients: k, ClockOffsetMs: float64(off) / 1e6}
 	}
-	return reqs, stats, nil
+	return reqs, stats, start, nil
 }

@@ -18,7 +18,8 @@ import (
 	_ "shootout/internal/workload/all" // the workloads an owner may name
 )
 
-// Listen parses an agent's address, unix:PATH or tcp:HOST:PORT, and
+// Listen parses an agent's address, unix:PATH (unix:@NAME: Linux's
+// abstract namespace) or tcp:HOST:PORT, and
 // listens there; tcp only on a loopback address: an agent is given its
 // endpoint's password and is not to be reached from elsewhere yet.
 func Listen(addr string) (net.Listener, error) {
@@ -56,7 +57,7 @@ func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 
 // Run runs this agent's clients of the cell through the driver, as an
 // in-process run would, and answers with the raw run.
-func (agentServer) Run(ctx context.Context, req *RunRequest) (*RunReply, error) {
+func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver.RawSlice)) (*RunReply, error) {
 	if _, err := FromProto(req.Endpoint.proto()); err != nil {
 		return nil, err
 	}
@@ -80,7 +81,9 @@ func (agentServer) Run(ctx context.Context, req *RunRequest) (*RunReply, error) 
 		return sess.NewWorker(ctx, ds, req.ClientIDs[i])
 	}
 	cpu0 := selfCPU()
-	res, err := driver.Run(ctx, req.config(w.Ops()), connect)
+	cfg := req.config(w.Ops())
+	cfg.OnSlice = onSlice
+	res, err := driver.Run(ctx, cfg, connect)
 	if res == nil {
 		return nil, err
 	}

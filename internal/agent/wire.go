@@ -84,10 +84,33 @@ type RunReply struct {
 	CPUs int `json:"cpus"`
 }
 
-// server is what an agent serves.
+// RunEvent is one message of a run's stream: a time slice as the
+// agent's driver collects it, and last the reply.
+type RunEvent struct {
+	Slice *driver.RawSlice `json:"slice,omitempty"`
+	Reply *RunReply        `json:"reply,omitempty"`
+}
+
+// server is what an agent serves: the clock, and Run as a stream of
+// RunEvents after one RunRequest.
 type server interface {
 	Clock(context.Context, *ClockRequest) (*ClockReply, error)
-	Run(context.Context, *RunRequest) (*RunReply, error)
+	Run(context.Context, *RunRequest, func(driver.RawSlice)) (*RunReply, error)
+}
+
+// runStream serves Run: the request, then every slice, then the reply.
+func runStream(srv any, stream grpc.ServerStream) error {
+	req := new(RunRequest)
+	if err := stream.RecvMsg(req); err != nil {
+		return err
+	}
+	rep, err := srv.(server).Run(stream.Context(), req, func(rs driver.RawSlice) {
+		_ = stream.SendMsg(&RunEvent{Slice: &rs}) // a lost owner ends the run through the context
+	})
+	if err != nil {
+		return err
+	}
+	return stream.SendMsg(&RunEvent{Reply: rep})
 }
 
 func handler[Req any](call func(server, context.Context, *Req) (any, error)) func(any, context.Context, func(any) error, grpc.UnaryServerInterceptor) (any, error) {
@@ -105,8 +128,8 @@ var serviceDesc = grpc.ServiceDesc{
 	HandlerType: (*server)(nil),
 	Methods: []grpc.MethodDesc{
 		{MethodName: "Clock", Handler: handler(func(s server, ctx context.Context, r *ClockRequest) (any, error) { return s.Clock(ctx, r) })},
-		{MethodName: "Run", Handler: handler(func(s server, ctx context.Context, r *RunRequest) (any, error) { return s.Run(ctx, r) })},
 	},
+	Streams: []grpc.StreamDesc{{StreamName: "Run", Handler: runStream, ServerStreams: true}},
 }
 
 // FromProto is ep as an agent is given it, or why agents cannot drive it.

@@ -60,6 +60,10 @@ type Config struct {
 	// agent of a cell waits for after connecting its clients, so their
 	// time slices line up and merge (zero: now, once connected).
 	Start time.Time
+	// OnSlice, when set, is given every time slice as it is collected, in
+	// its raw form: an agent streams them to its owner, which prints the
+	// cell's interval lines from all agents' as they come (Live).
+	OnSlice func(RawSlice)
 }
 
 // DefaultInterruptGrace lets a healthy server answer what it was asked
@@ -489,6 +493,11 @@ func (col *collector) collect(now time.Time) {
 		col.prev[i] = cur
 	}
 	col.slices = append(col.slices, s)
+	if col.cfg.OnSlice != nil {
+		if rs, err := s.raw(); err == nil {
+			col.cfg.OnSlice(rs)
+		}
+	}
 }
 
 // report adds the interval line due at now, if one is.

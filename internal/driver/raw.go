@@ -3,6 +3,7 @@ package driver
 import (
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"shootout/internal/errclass"
@@ -50,11 +51,11 @@ func (r *Result) Raw() (*Raw, error) {
 		out.PerClientBusyNs = append(out.PerClientBusyNs, int64(b))
 	}
 	for _, s := range r.slices {
-		done, err := s.done.Encode()
+		rs, err := s.raw()
 		if err != nil {
 			return nil, err
 		}
-		out.Slices = append(out.Slices, RawSlice{AtNs: int64(s.at), Counts: rawCounts(s.counts), Done: done})
+		out.Slices = append(out.Slices, rs)
 	}
 	for _, hs := range r.byStart {
 		ws := make([]hist.Wire, len(hs))
@@ -68,6 +69,11 @@ func (r *Result) Raw() (*Raw, error) {
 		out.ByStart = append(out.ByStart, ws)
 	}
 	return out, nil
+}
+
+func (s slice) raw() (RawSlice, error) {
+	done, err := s.done.Encode()
+	return RawSlice{AtNs: int64(s.at), Counts: rawCounts(s.counts), Done: done}, err
 }
 
 func rawCounts(c counts) RawCounts {
@@ -161,18 +167,29 @@ func (m *merged) add(p *Raw) error {
 
 func (m *merged) addSlices(ss []RawSlice) error {
 	for i, rs := range ss {
-		done, err := hist.Decode(rs.Done)
-		if err != nil {
-			return err
-		}
 		if i == len(m.slices) {
 			m.slices = append(m.slices, slice{counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}, done: hist.New()})
 		}
-		s := &m.slices[i]
-		s.at = max(s.at, time.Duration(rs.AtNs))
-		s.counts.add(rs.Counts.counts())
-		s.done.Merge(done)
+		if err := m.addSliceAt(i, rs); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func (m *merged) addSliceAt(i int, rs RawSlice) error {
+	done, err := hist.Decode(rs.Done)
+	if err != nil {
+		return err
+	}
+	s := &m.slices[i]
+	s.at = max(s.at, time.Duration(rs.AtNs))
+	s.counts.add(rs.Counts.counts())
+	if s.done == nil {
+		// reported already (Merge's collector lets go of it)
+		s.done = hist.New()
+	}
+	s.done.Merge(done)
 	return nil
 }
 
@@ -188,6 +205,46 @@ func (m *merged) addByStart(bs [][]hist.Wire) error {
 			}
 			m.byStart[i][op].Merge(h)
 		}
+	}
+	return nil
+}
+
+// Live prints a cell's interval lines while its agents run: a time slice
+// is complete when every agent has sent it, and the lines due by then are
+// printed from the merged slices, as an in-process run prints them.
+type Live struct {
+	mu   sync.Mutex
+	n    int
+	m    merged
+	got  []int // slices each agent has sent
+	have []int // agents that have sent each slice
+	col  *collector
+	res  Result
+}
+
+// NewLive is the interval lines of n agents started at start (the
+// owner's clock), printed to cfg.Out.
+func NewLive(cfg Config, n int, start time.Time) *Live {
+	return &Live{n: n, got: make([]int, n), col: &collector{cfg: cfg, start: start, nextInterval: cfg.Interval}}
+}
+
+// Add takes agent i's next slice.
+func (l *Live) Add(i int, rs RawSlice) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	idx := l.got[i]
+	l.got[i]++
+	for len(l.m.slices) <= idx {
+		l.m.slices = append(l.m.slices, slice{counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}, done: hist.New()})
+		l.have = append(l.have, 0)
+	}
+	if err := l.m.addSliceAt(idx, rs); err != nil {
+		return err
+	}
+	l.have[idx]++
+	for next := len(l.col.slices); next < len(l.have) && l.have[next] == l.n; next++ {
+		l.col.slices = l.m.slices[:next+1]
+		l.col.report(l.col.start.Add(l.m.slices[next].at), &l.res)
 	}
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 // window, so their start is not measured, and stops them after it.
 type agentsProbe struct {
 	a     *agent.Agents
-	dir   string
 	base  agent.RunRequest
 	stats []agent.Stat
 }
@@ -30,21 +29,15 @@ func (p *agentsProbe) start(w *window) error {
 	if err != nil {
 		return err
 	}
-	if p.dir, err = os.MkdirTemp("", "shootout-agents-"); err != nil {
-		return err
-	}
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
 		Seed: c.res.Seed, Endpoint: ep}
-	p.a, err = agent.Start(w.ctx, exe, n, p.dir)
+	p.a, err = agent.Start(w.ctx, exe, n)
 	return err
 }
 
 func (p *agentsProbe) stop(*window) {
 	if p.a != nil {
 		p.a.Stop()
-	}
-	if p.dir != "" {
-		os.RemoveAll(p.dir)
 	}
 }
 
