@@ -26,6 +26,12 @@ const (
 	SaturatedLag = 100 * time.Millisecond
 )
 
+// saturated is whether an agent that used cores of its cpus and fell lag
+// behind its schedule was short of CPU.
+func saturated(cores float64, cpus int, lag time.Duration) bool {
+	return cores >= SaturatedCPU*float64(cpus) || lag >= SaturatedLag
+}
+
 // Stat is what the owner records of one agent, as the cell holds it.
 type Stat = result.Agent
 
@@ -143,7 +149,7 @@ func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat, live 
 	for _, e := range raw.PerClientEvents {
 		st.Events += e
 	}
-	st.Saturated = st.CPUCores >= SaturatedCPU*float64(rep.CPUs) || time.Duration(raw.ScheduleLagNs) >= SaturatedLag
+	st.Saturated = saturated(st.CPUCores, rep.CPUs, time.Duration(raw.ScheduleLagNs))
 	return raw, nil
 }
 
