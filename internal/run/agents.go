@@ -45,7 +45,7 @@ func (p *agentsProbe) stop(*window) {
 // are merged into one result.
 func (w *window) drive() (*driver.Result, error) {
 	p := w.agents
-	if p.a == nil {
+	if p == nil || p.a == nil {
 		return driver.Run(w.ctx, w.cfg, w.connect)
 	}
 	res, stats, err := p.a.Run(w.ctx, w.cfg, p.base)
@@ -58,7 +58,7 @@ func (w *window) drive() (*driver.Result, error) {
 // client.
 func (w *window) recordAgents() {
 	f := &w.c.f.Client
-	if len(w.agents.stats) == 0 {
+	if w.agents == nil || len(w.agents.stats) == 0 {
 		return
 	}
 	f.Agents = w.agents.stats

@@ -74,7 +74,7 @@ func (p *engineWritesProbe) stop(w *window) {
 type preConnectProbe struct{ pre *preConnected }
 
 func (p *preConnectProbe) start(w *window) error {
-	if !w.readsFromMemory || w.agents.a != nil {
+	if !w.readsFromMemory || (w.agents != nil && w.agents.a != nil) {
 		// an agent connects its own clients
 		return nil
 	}

@@ -69,6 +69,8 @@ func TestWindowProbeOrder(t *testing.T) {
 		}
 	}
 	before(w.state, w.preConnect, "the workload's state is read before its clients connect")
+	before(w.agents, w.preConnect, "with agents, no client connects in shootout's process")
+	before(w.agents, w.sampler, "the agents' start is no part of the sampled window")
 	before(w.preConnect, w.cache, "clients connect before the page-cache window")
 	before(w.cache, w.neighbour, "the control file is written before the neighbour runs")
 	before(w.neighbour, w.group, "the neighbour's start is no part of the cgroup's window")
