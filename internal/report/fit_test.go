@@ -96,3 +96,35 @@ func TestCellTablesSplitUnderTheirNamingColumns(t *testing.T) {
 		t.Errorf("the table was not split:\n%s", b.String())
 	}
 }
+
+// TestNotesUnderTablesFitTheWidth: the lines under the tables (a failed
+// cell, a pause, a busy host, an unfinished write-back, limits not
+// applied, the failed list at the end) wrap at the width like the tables
+// above them; a real sysbench --quick report had three lines over 100.
+func TestNotesUnderTablesFitTheWidth(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	paused := cell("mariadb-innodb", 50, "0", 96.8, "ok")
+	paused.Throughput.LongestPauseS, paused.Throughput.PauseFromS, paused.Throughput.Latency.P50Ms = 4.2, 0.9, 79.7
+	others := 0.32
+	paused.Server.Host = &result.Host{OtherProcessesShare: &others}
+	unfinished, left := cell("mariadb-rocksdb", 50, "0", 153.5, "ok"), false
+	unfinished.Server.WriteBackFinished, unfinished.Server.WriteBackS = &left, 60
+	unfinished.Server.WriteBackLeft, unfinished.Server.WriteBackLeftBytes = "the memtables not yet flushed to their files", 512<<20
+	unlimited := cell("sqlite", 50, "0", 80, "ok")
+	unlimited.Cell.Conditions.MemoryBytes = 3 << 30
+	unlimited.Limits.Notes = []string{"memory, IOPS and bandwidth limits not applied: sqlite runs inside shootout's own process, whose limits would be the clients' too"}
+	failed := cell("postgres", 50, "0", 0, "failed: start postgres: the server did not answer within 2m0s; its log ends: FATAL: could not map anonymous shared memory: Cannot allocate memory")
+	var b bytes.Buffer
+	Terminal(&b, []*result.File{paused, unfinished, unlimited, failed}, "mariadb-innodb")
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("a line of %d columns at COLUMNS=100: %q", n, l)
+		}
+	}
+	for _, want := range []string{"paused: mariadb-innodb", "host busy: mariadb-innodb", "write-back unfinished: mariadb-rocksdb", "* sqlite:", "failed: postgres", "Cannot allocate memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

@@ -58,7 +58,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 	if len(failed) > 0 {
 		fmt.Fprintf(w, "\n%d failed cell(s):\n", len(failed))
 		for _, f := range failed {
-			fmt.Fprintf(w, "  %s: %s\n", f.Cell.ID, f.Status)
+			note(w, width, "  ", f.Cell.ID+": "+f.Status)
 		}
 	}
 }
@@ -97,13 +97,13 @@ func writeTimeTable(w io.Writer, width int, g *group, base, op string) {
 		rows = append(rows, row)
 	}
 	fitTable(w, width, tabwriter.AlignRight, head, rows, 2, 2)
-	listFailed(w, g.files)
+	listFailed(w, width, g.files)
 	if len(others) > 0 {
 		note(w, width, "  ", noiseLegend)
 	}
 	for _, t := range g.targets {
 		if unlimited[t] != "" {
-			fmt.Fprintf(w, "  * %s: %s\n", t, unlimited[t])
+			note(w, width, "  ", fmt.Sprintf("* %s: %s", t, unlimited[t]))
 		}
 	}
 }
@@ -139,15 +139,15 @@ func writeCostTable(w io.Writer, width int, g *group) {
 		}
 	}
 	fitTable(w, width, tabwriter.AlignRight, head, rows, 3, 1)
-	listFailed(w, g.files)
+	listFailed(w, width, g.files)
 	for _, p := range pausedCells(g.files) {
-		fmt.Fprintf(w, "  paused: %s\n", p)
+		note(w, width, "  ", "paused: "+p)
 	}
 	for _, b := range busyHostCells(g.files) {
-		fmt.Fprintf(w, "  host busy: %s\n", b)
+		note(w, width, "  ", "host busy: "+b)
 	}
 	for _, u := range unfinishedWriteBacks(g.files) {
-		fmt.Fprintf(w, "  %s write-back unfinished: %s\n", unfinishedMark, u)
+		note(w, width, "  ", unfinishedMark+" write-back unfinished: "+u)
 	}
 }
 
@@ -249,10 +249,10 @@ func cellText(v float64, ok bool, why string) string {
 const failedMark = "failed"
 
 // listFailed names, under a table, its failed cells and their reasons.
-func listFailed(w io.Writer, files []*result.File) {
+func listFailed(w io.Writer, width int, files []*result.File) {
 	for _, f := range files {
 		if !f.OK() {
-			fmt.Fprintf(w, "  failed: %s %s repeat %d: %s\n", f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, clip(f.Status, 160))
+			note(w, width, "  ", fmt.Sprintf("failed: %s %s repeat %d: %s", f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, clip(f.Status, 160)))
 		}
 	}
 }

@@ -323,6 +323,7 @@ func TestMemoryEngineSpaceIsMarkedAsAllocated(t *testing.T) {
 // under its table, in both reports; one on a quiet host is not, and an
 // external server's cell says its others are not known.
 func TestABusyHostIsNamed(t *testing.T) {
+	t.Setenv("COLUMNS", "1000") // the note's words whole; the wrap is TestNotesUnderTablesFitTheWidth's
 	busy := cell("mariadb-innodb", 13, "0", 30, "ok")
 	others := 0.03
 	busy.Server.Host = &result.Host{StealShare: 0.22, OtherProcessesShare: &others}

@@ -13,6 +13,7 @@ import (
 // left is marked, and what it left is named under the table; the CSV
 // says whether each finished and what it left.
 func TestWriteBackSecondsAndWhatWasLeftAreShown(t *testing.T) {
+	t.Setenv("COLUMNS", "1000") // the note's words whole; the wrap is TestNotesUnderTablesFitTheWidth's
 	yes, no := true, false
 	done := cell("postgres", 4, "0", 30, "ok")
 	done.Server.WriteBackS, done.Server.WriteBackFinished = 2.34, &yes
