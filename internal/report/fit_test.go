@@ -99,7 +99,7 @@ func TestCellTablesSplitUnderTheirNamingColumns(t *testing.T) {
 
 // TestNotesUnderTablesFitTheWidth: the lines under the tables (a failed
 // cell, a pause, a busy host, an unfinished write-back, limits not
-// applied, the failed list at the end) wrap at the width like the tables
+// applied, MEMORY's space, the failed list at the end) wrap at the width like the tables
 // above them; a real sysbench --quick report had three lines over 100.
 func TestNotesUnderTablesFitTheWidth(t *testing.T) {
 	t.Setenv("COLUMNS", "100")
@@ -114,15 +114,17 @@ func TestNotesUnderTablesFitTheWidth(t *testing.T) {
 	unlimited.Cell.Conditions.MemoryBytes = 3 << 30
 	unlimited.Limits.Notes = []string{"memory, IOPS and bandwidth limits not applied: sqlite runs inside shootout's own process, whose limits would be the clients' too"}
 	failed := cell("postgres", 50, "0", 0, "failed: start postgres: the server did not answer within 2m0s; its log ends: FATAL: could not map anonymous shared memory: Cannot allocate memory")
+	memory := cell("mariadb-memory", 50, "0", 60, "ok")
+	memory.Target.Engine, memory.Space.TableBytes = "memory", 1<<30
 	var b bytes.Buffer
-	Terminal(&b, []*result.File{paused, unfinished, unlimited, failed}, "mariadb-innodb")
+	Terminal(&b, []*result.File{paused, unfinished, unlimited, failed, memory}, "mariadb-innodb")
 	out := b.String()
 	for _, l := range strings.Split(out, "\n") {
 		if n := utf8.RuneCountInString(l); n > 100 {
 			t.Errorf("a line of %d columns at COLUMNS=100: %q", n, l)
 		}
 	}
-	for _, want := range []string{"paused: mariadb-innodb", "host busy: mariadb-innodb", "write-back unfinished: mariadb-rocksdb", "* sqlite:", "failed: postgres", "Cannot allocate memory"} {
+	for _, want := range []string{"paused: mariadb-innodb", "host busy: mariadb-innodb", "write-back unfinished: mariadb-rocksdb", "* sqlite:", "failed: postgres", "Cannot allocate memory", "mariadb-memory: the MEMORY engine"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}

@@ -329,7 +329,7 @@ func spaceTable(w io.Writer, width int, files []*result.File) {
 	}
 	fitTable(w, width, tabwriter.AlignRight, append([]string{"workload", "dataset"}, targets...), rows, 2, 1)
 	if text := memoryEngineSpaceNote(files); text != "" {
-		fmt.Fprintf(w, "  %s\n", text)
+		note(w, width, "  ", text)
 	}
 }
 

@@ -202,10 +202,12 @@ func writeRowsTables(w io.Writer, files []*result.File, baseline string) {
 		if !containsTarget(set.files, base) {
 			base = set.files[0].Cell.Target
 		}
-		fmt.Fprintf(w, "\n%s: the seed's table (rows read per second); × = times slower than %s\n", set.title, base)
+		fmt.Fprintln(w)
+		note(w, Width(), "", fmt.Sprintf("%s: the seed's table (rows read per second); × = times slower than %s", set.title, base))
 		head, rows := rowsTable(set, base)
 		writeCells(w, head, rows)
-		fmt.Fprintf(w, "  %s\n  %s\n", set.section.Legend, noiseLegend)
+		note(w, Width(), "  ", set.section.Legend)
+		note(w, Width(), "  ", noiseLegend)
 	}
 }
 

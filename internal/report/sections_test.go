@@ -44,3 +44,35 @@ func TestSectionsComeFromTheRegistry(t *testing.T) {
 		t.Errorf("only the workload that registered pages gets the siege table:\n%s", out)
 	}
 }
+
+// The registered tables' titles and legends wrap at the width like the
+// tables: a shop --quick report at COLUMNS=100 had a 234-column legend.
+func TestSectionLegendsFitTheWidth(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	var files []*result.File
+	for _, wl := range []string{"kv", "shop"} {
+		for _, tg := range []string{"mariadb-innodb", "postgres"} {
+			files = append(files, &result.File{
+				Cell:       result.Cell{Target: tg, Workload: wl, Dataset: "1000", Clients: 10, Conditions: result.Conditions{Neighbour: "0", MemoryBytes: 4 << 30}, Repeat: 1},
+				Target:     result.Target{Name: tg, Flavor: "mariadb"},
+				Status:     "ok",
+				Throughput: result.Throughput{Reads: 1000, Events: 100, Seconds: 10, TPS: 10},
+				Ops:        map[string]result.Op{"read": {Snapshot: hist.Snapshot{Count: 100, MeanMs: 1}, Untrimmed: hist.Snapshot{Count: 100, SumMs: 100}}},
+			})
+		}
+	}
+	var b bytes.Buffer
+	Terminal(&b, files, "mariadb-innodb")
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("a line of %d columns at COLUMNS=100: %q", n, l)
+		}
+	}
+	words := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"the seed's table (siege)", "the seed's table (rows read per second)", "untrimmed, as siege reports them", "one run has no noise estimate"} {
+		if !strings.Contains(words, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -118,10 +118,12 @@ const siegeLegend = "ETime = seconds for all pages, RTime = mean page time (s), 
 	"OK = pages served, LA = highest 1-minute load average, MEM = the server's peak RSS (MiB); untrimmed, as siege reports them"
 
 func writeSiegeTable(w io.Writer, g *group, base string) {
-	fmt.Fprintf(w, "\n%s: the seed's table (siege); × = ETime over %s's\n", g.title, base)
+	fmt.Fprintln(w)
+	note(w, Width(), "", fmt.Sprintf("%s: the seed's table (siege); × = ETime over %s's", g.title, base))
 	head, rows := siegeTable(g, base)
 	writeCells(w, head, rows)
-	fmt.Fprintf(w, "  %s\n  %s\n", siegeLegend, noiseLegend)
+	note(w, Width(), "  ", siegeLegend)
+	note(w, Width(), "  ", noiseLegend)
 }
 
 // writeCells writes a table of cells for the terminal, right-aligned, a
