@@ -50,7 +50,7 @@ func fitTable(w io.Writer, width int, flags uint, head []string, rows [][]string
 			fmt.Fprintln(w)
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, tableGap, ' ', flags)
-		for _, r := range append(heads, rows...) {
+		for _, r := range append(partHeads(heads, cols), rows...) {
 			var b strings.Builder
 			for _, c := range cols {
 				if c < len(r) {
@@ -62,6 +62,22 @@ func fitTable(w io.Writer, width int, flags uint, head []string, rows [][]string
 		}
 		tw.Flush()
 	}
+}
+
+// partHeads leaves out a header line that is empty over a part's
+// columns (the top line of two-line headers where none of them broke),
+// which would print as a line of spaces only.
+func partHeads(heads [][]string, cols []int) [][]string {
+	var out [][]string
+	for _, h := range heads {
+		for _, c := range cols {
+			if c < len(h) && h[c] != "" {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func columnWidths(heads [][]string, rows [][]string) []int {

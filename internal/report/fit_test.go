@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"text/tabwriter"
 	"unicode/utf8"
 
 	"shootout/internal/result"
@@ -128,5 +129,26 @@ func TestNotesUnderTablesFitTheWidth(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
+	}
+}
+
+// TestAPartPrintsNoBlankHeaderLine: where the headers go on two lines
+// but none of a part's columns broke (an external server's long name
+// beside the version), the part has one header line, not a line of
+// spaces above it.
+func TestAPartPrintsNoBlankHeaderLine(t *testing.T) {
+	name := "mysql://root:***@127.0.0.1:33306/sbtest?engine=rocksdb"
+	head := []string{"target", "clients/load", "n", "disk KiB written/tx", "version"}
+	rows := [][]string{{name, "1/0", "1", "n/a", "10.11.19-MariaDB-0+deb12u1"}}
+	var b bytes.Buffer
+	fitTable(&b, 100, tabwriter.AlignRight, head, rows, 3, 1)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for _, l := range lines {
+		if l != "" && strings.TrimSpace(l) == "" {
+			t.Errorf("a header line of spaces only (%d):\n%s", len(l), b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "written/tx") || !strings.Contains(b.String(), "version") {
+		t.Errorf("a header went missing:\n%s", b.String())
 	}
 }
