@@ -31,7 +31,7 @@ func init() {
 		Description: "your application, captured (shootout capture): each session replayed on its own connection in its order, its answers compared with the capture's; param capture=FILE, dump=FILE for the data it started from",
 		Params: []workload.Param{
 			{Name: "capture", Kind: workload.Text, Help: "the capture, a file shootout capture wrote"},
-			{Name: "dump", Kind: workload.Text, Help: "the data the capture started from, a mysqldump loaded first (MariaDB captures)"},
+			{Name: "dump", Kind: workload.Text, Help: "the data the capture started from, a mysqldump loaded first (MariaDB captures); default: the capture header's dump, beside the capture"},
 			{Name: "timing", Kind: workload.Text, Valid: []string{Original, Session, Commit},
 				Help: "original (the captured timeline), session (each session as fast as it can) or commit (a command waits for the commits the capture saw end before it); default: the most faithful the capture allows"},
 			{Name: "speed", Kind: workload.Float, Min: 0.001, Help: "timing=original's timeline compressed N times"},
@@ -93,7 +93,7 @@ func New(v workload.Values) (workload.Workload, error) {
 	if err := w.settle(fast); err != nil {
 		return nil, err
 	}
-	if data := v.Text("dump"); data != "" {
+	if data := dataOf(v.Text("dump"), s); data != "" {
 		if s.header.Protocol != capture.ProtoMySQL {
 			return nil, fmt.Errorf("parameter dump=%s: a mysqldump loads into MariaDB; the capture %s is of %s", data, file, s.header.Protocol)
 		}
@@ -114,16 +114,38 @@ func (w *Workload) Fresh() workload.Workload {
 	return f
 }
 
-// settle picks the timing the capture allows when none was asked for.
+// dataOf is the dump to load first: the one asked for, else the one
+// the capture's header names (a relative name is beside the capture, as
+// the proxy writes it). A PostgreSQL capture's pg_dump is not taken by
+// default: the loader reads mysqldump only.
+func dataOf(asked string, s *script) string {
+	d := s.header.Dump
+	if asked != "" || d == nil || d.File == "" || s.header.Protocol != capture.ProtoMySQL {
+		return asked
+	}
+	if filepath.IsAbs(d.File) {
+		return d.File
+	}
+	return filepath.Join(filepath.Dir(s.file), d.File)
+}
+
+// settle picks the timing the capture allows when none was asked for:
+// the captured timeline only when its times are finer than a second
+// (a MariaDB log's are not: a second's statements would all start at
+// once), and refuses a timing the capture has not the times for.
 func (w *Workload) settle(fast bool) error {
+	coarse := w.s.header.Timing == "second"
 	if w.timing == "" {
 		w.timing, w.defaulted = Session, true
-		if w.s.timed {
+		if w.s.timed && !coarse {
 			w.timing = Original
 		}
 	}
 	if w.timing == Original && !w.s.timed {
 		return fmt.Errorf("parameter timing=original: the capture %s has commands without times; timing=session or commit", w.s.file)
+	}
+	if w.timing == Commit && !w.s.ended {
+		return fmt.Errorf("parameter timing=commit: the capture %s has commands without end times (a general log's), so the order of its commits is unknown; timing=session or original", w.s.file)
 	}
 	if fast && w.timing != Original {
 		return fmt.Errorf("parameter speed: only with timing=original (the timing is %s)", w.timing)

@@ -39,6 +39,7 @@ type script struct {
 	opIndex  map[string]int
 	commits  int  // events in the commit order
 	timed    bool // every command has its times: the original timeline can be kept
+	ended    bool // every command has its end time: the order of commits is known
 	lanes    [][]*sess
 	steps    int // commands sent per replay
 	skipped  int // commands the capture holds no answer to, or that cannot be sent again
@@ -61,7 +62,7 @@ func readScript(path string) (*script, error) {
 	if h.Protocol != capture.ProtoMySQL && h.Protocol != capture.ProtoPostgres {
 		return nil, bad(path, 1, "protocol %q: a replay speaks %s or %s", h.Protocol, capture.ProtoMySQL, capture.ProtoPostgres)
 	}
-	s := &script{file: path, header: h, opIndex: map[string]int{}, timed: true}
+	s := &script{file: path, header: h, opIndex: map[string]int{}, timed: true, ended: true}
 	byID := map[int64]*sess{}
 	ended := false
 	for i, l := range lines[1:] {
@@ -124,6 +125,9 @@ func (s *script) command(c capture.Command, n int, se *sess) error {
 	}
 	if c.StartNs == 0 {
 		s.timed = false
+	}
+	if c.EndNs == 0 {
+		s.ended = false
 	}
 	if c.Kind != capture.KindClose {
 		st.op = s.opOf(opName(s.header.Protocol, c))

@@ -124,3 +124,47 @@ func TestSessionsOpenAtOnceGetClientsOfTheirOwn(t *testing.T) {
 		t.Errorf("timing=commit with 1 client for 2 sessions open at once: %v", err)
 	}
 }
+
+// A MariaDB log's capture (timing "second") replays each session in its
+// order by default, not on a timeline where a second's statements start
+// at once; timing=commit is refused when the capture has no end times
+// (a general log's), since the order of its commits is unknown.
+func TestALogCaptureDefaultsToSessionAndRefusesCommitWithoutEnds(t *testing.T) {
+	second := strings.Replace(header, `"start_ns":1000`, `"start_ns":1000,"timing":"second"`, 1)
+	w, err := New(map[string]string{"capture": file(t, second+open1+query1+end)})
+	if err != nil || w.(*Workload).timing != Session || !w.(*Workload).defaulted {
+		t.Fatalf("a capture timed to the second: %v, %v; want timing=session by default", w, err)
+	}
+	if w, err = New(map[string]string{"capture": file(t, second+open1+query1+end), "timing": "original"}); err != nil || w.(*Workload).timing != Original {
+		t.Errorf("timing=original asked for on a capture timed to the second: %v, %v", w, err)
+	}
+	unended := strings.Replace(query1, `"end_ns":3000`, `"end_ns":0`, 1)
+	p := file(t, second+open1+unended+end)
+	_, err = New(map[string]string{"capture": p, "timing": "commit"})
+	if err == nil || !strings.Contains(err.Error(), "timing=commit: the capture "+p+" has commands without end times") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("timing=commit without end times: %v, want one line naming %s", err, p)
+	}
+}
+
+// The header's dump is the default dump=, a relative name found beside
+// the capture whatever the working directory; dump= given wins.
+func TestTheHeadersDumpIsTheDefaultData(t *testing.T) {
+	dir := t.TempDir()
+	sql := "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB;\nINSERT INTO `t` VALUES (1);\n"
+	if err := os.WriteFile(filepath.Join(dir, "c.dump.sql"), []byte(sql), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withDump := strings.Replace(header, `"start_ns":1000`, `"start_ns":1000,"dump":{"file":"c.dump.sql","taken":true,"format":"sql"}`, 1)
+	p := filepath.Join(dir, "c.jsonl")
+	if err := os.WriteFile(p, []byte(withDump+open1+query1+end), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(map[string]string{"capture": p})
+	if err != nil || w.(*Workload).data == nil {
+		t.Fatalf("a capture naming its dump: %v, %v; want the dump beside it loaded first", w, err)
+	}
+	_, err = New(map[string]string{"capture": p, "dump": filepath.Join(dir, "other.sql")})
+	if err == nil || !strings.Contains(err.Error(), "other.sql") {
+		t.Errorf("dump= given: %v, want it read instead of the header's", err)
+	}
+}
