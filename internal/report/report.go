@@ -42,8 +42,13 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		if siegeStyle(g) {
 			writeSiegeTable(w, g, base)
 		}
-		for _, op := range opsOf(g.files) {
-			writeTimeTable(w, width, g, base, op)
+		if statementGroup(g) {
+			// a table per statement would be dozens: one table has them all
+			writeOpTables(w, width, g, base)
+		} else {
+			for _, op := range opsOf(g.files) {
+				writeTimeTable(w, width, g, base, op)
+			}
 		}
 		writeCostTable(w, width, g)
 	}

@@ -22,6 +22,11 @@ const (
 	// RowsRead is rows read per second, one row per target, value of
 	// RowParam and allocator (which the other tables keep apart).
 	RowsRead
+	// Statements is the per-statement comparison: each operation's count
+	// and p50/p99 per target, × slower than the baseline, the operations
+	// ordered by their share of the difference in the whole run's time.
+	// For workloads whose operations are statements or fingerprints.
+	Statements
 )
 
 // Section is a workload's table in the report.

@@ -1,0 +1,334 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"shootout/internal/result"
+	"shootout/internal/sections"
+	"shootout/internal/stats"
+)
+
+// This file is the per-statement comparison (sections.Statements): for
+// workloads whose operations are statements or their fingerprints, each
+// operation's count and p50/p99 per target, × slower than the baseline,
+// and the operations ordered by their share of the difference in the
+// whole run's time. The whole run's time on a target is the baseline's
+// count of each operation times the target's mean: the same statements,
+// as a replay sends them, and a fair sum where a timed run's counts
+// differ with its speed.
+
+// opLine is one operation of the comparison; its maps are per target.
+type opLine struct {
+	op         string
+	count      map[string]int64
+	mean       map[string]float64
+	p50, p99   map[string]float64
+	mark       map[string]string  // noise mark of the target's ratio
+	diff       map[string]float64 // ms the target spent on it beyond the baseline
+	share      map[string]float64 // diff over the target's whole difference
+	orderShare float64            // the largest share over the targets: the order
+}
+
+// opCompare is one table's row (a clients/load label) compared per
+// operation against base.
+type opCompare struct {
+	title, label, base string
+	others             []string
+	lines              []*opLine
+	whole              map[string]float64 // ms: the baseline's counts × each target's means
+	mark               map[string]string  // noise mark of each target's whole ratio
+}
+
+// statementGroup is whether g's workload registered the per-statement
+// comparison.
+func statementGroup(g *group) bool {
+	return len(g.files) > 0 && sections.Is(g.files[0].Cell.Workload, sections.Statements)
+}
+
+// wholeOp is an operation's figures over the whole run when recorded
+// (a replay's first and last slices are the capture's statements too),
+// else the trimmed ones.
+func wholeOp(o result.Op) (count int64, mean, p50, p99 float64) {
+	s := o.Snapshot
+	if o.Untrimmed.Count > 0 {
+		s = o.Untrimmed
+	}
+	mean = s.MeanMs
+	if s.Count > 0 && s.SumMs > 0 {
+		mean = s.SumMs / float64(s.Count)
+	}
+	return s.Count, mean, s.P50Ms, s.P99Ms
+}
+
+// opFigures are op's figures on fs (one target and label): each the
+// median over the repeats that succeeded and ran it, and the repeats'
+// means, the sample its ratio is tested on.
+func opFigures(fs []*result.File, op string) (count int64, mean, p50, p99 float64, means []float64) {
+	var counts, p50s, p99s []float64
+	for _, f := range fs {
+		o, ok := f.Ops[op]
+		if !f.OK() || !ok {
+			continue
+		}
+		n, m, a, b := wholeOp(o)
+		if n == 0 {
+			continue
+		}
+		counts, means, p50s, p99s = append(counts, float64(n)), append(means, m), append(p50s, a), append(p99s, b)
+	}
+	if len(means) == 0 {
+		return 0, 0, 0, 0, nil
+	}
+	return int64(math.Round(stats.Median(counts))), stats.Median(means), stats.Median(p50s), stats.Median(p99s), means
+}
+
+// compareOps is g's row label compared per operation, most of the
+// difference first; nil when the baseline ran no operation there.
+func compareOps(g *group, base, label string) *opCompare {
+	c := &opCompare{title: g.title, label: label, base: base, others: without(g.targets, base),
+		whole: map[string]float64{}, mark: map[string]string{}}
+	for _, op := range opsOf(g.files) {
+		l := &opLine{op: op, count: map[string]int64{}, mean: map[string]float64{}, p50: map[string]float64{},
+			p99: map[string]float64{}, mark: map[string]string{}, diff: map[string]float64{}, share: map[string]float64{}}
+		var bm []float64
+		l.count[base], l.mean[base], l.p50[base], l.p99[base], bm = opFigures(pick(g.files, base, label), op)
+		for _, t := range c.others {
+			var tm []float64
+			l.count[t], l.mean[t], l.p50[t], l.p99[t], tm = opFigures(pick(g.files, t, label), op)
+			if len(tm) > 0 && len(bm) > 0 {
+				l.mark[t] = noiseMark(bm, tm)
+			}
+		}
+		c.lines = append(c.lines, l)
+	}
+	if c.wholes(base) == 0 {
+		return nil
+	}
+	c.markWholes(g)
+	c.order()
+	return c
+}
+
+// wholes sums each target's whole run over the operations both it and
+// the baseline ran, and marks its ratio from the repeats; it returns
+// the baseline's.
+func (c *opCompare) wholes(base string) float64 {
+	for _, t := range append([]string{base}, c.others...) {
+		for _, l := range c.lines {
+			if l.count[base] > 0 && l.count[t] > 0 {
+				c.whole[t] += float64(l.count[base]) * l.mean[t]
+				l.diff[t] = float64(l.count[base]) * (l.mean[t] - l.mean[base])
+			}
+		}
+	}
+	return c.whole[base]
+}
+
+// order computes each operation's share of each target's difference
+// and sorts by the largest: the operations that make most of a
+// difference first.
+func (c *opCompare) order() {
+	for _, t := range c.others {
+		d := c.whole[t] - c.whole[c.base]
+		for _, l := range c.lines {
+			if d != 0 {
+				l.share[t] = l.diff[t] / d
+			}
+		}
+	}
+	for _, l := range c.lines {
+		l.orderShare = math.Inf(-1)
+		for _, t := range c.others {
+			l.orderShare = max(l.orderShare, l.share[t])
+		}
+	}
+	sort.SliceStable(c.lines, func(i, j int) bool {
+		if c.lines[i].orderShare != c.lines[j].orderShare {
+			return c.lines[i].orderShare > c.lines[j].orderShare
+		}
+		return c.lines[i].count[c.base] > c.lines[j].count[c.base]
+	})
+}
+
+// markWholes tests each target's whole ratio on the repeats: each
+// repeat's sum of the baseline's counts × its own means.
+func (c *opCompare) markWholes(g *group) {
+	counts := map[string]int64{}
+	for _, l := range c.lines {
+		counts[l.op] = l.count[c.base]
+	}
+	sample := func(t string) []float64 {
+		var xs []float64
+		for _, f := range pick(g.files, t, c.label) {
+			if !f.OK() {
+				continue
+			}
+			sum := 0.0
+			for op, n := range counts {
+				if o, ok := f.Ops[op]; ok {
+					_, m, _, _ := wholeOp(o)
+					sum += float64(n) * m
+				}
+			}
+			xs = append(xs, sum)
+		}
+		return xs
+	}
+	bs := sample(c.base)
+	for _, t := range c.others {
+		c.mark[t] = noiseMark(bs, sample(t))
+	}
+}
+
+// headline says how much longer the whole run took on t and which
+// operations (their numbers in the table, 1 first) make most of it:
+// the fewest that make 80% of the difference, at most 5.
+func (c *opCompare) headline(t string) string {
+	b, w := c.whole[c.base], c.whole[t]
+	if w == 0 {
+		return fmt.Sprintf("on %s no statement the baseline ran was timed", t)
+	}
+	s := fmt.Sprintf("on %s the run took %.2f×%s %s's time", t, w/b, c.mark[t], c.base)
+	d := w - b
+	if math.Abs(d) < 0.005*b {
+		return s
+	}
+	idx := make([]int, len(c.lines))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return c.lines[idx[i]].share[t] > c.lines[idx[j]].share[t] })
+	var nums []string
+	sum := 0.0
+	for _, i := range idx {
+		if sum >= 0.8 || len(nums) == 5 || c.lines[i].share[t] <= 0 {
+			break
+		}
+		sum += c.lines[i].share[t]
+		nums = append(nums, fmt.Sprintf("#%d", i+1))
+	}
+	what := "that"
+	if d < 0 {
+		what = "the time saved"
+	}
+	return fmt.Sprintf("%s; %.0f%% of %s is %s (%s)", s, 100*sum, what, statementsText(len(nums)), strings.Join(nums, ", "))
+}
+
+func statementsText(n int) string {
+	if n == 1 {
+		return "this statement"
+	}
+	return fmt.Sprintf("these %d statements", n)
+}
+
+// opTableRows is how many operations the terminal shows; the HTML and
+// CSV have them all.
+const opTableRows = 15
+
+// opRow is operation i's row of the table: its number, its text
+// clipped to clip runes (0: whole), the baseline's count, then per
+// target p50 and p99 and, after each other target's, its × and share of
+// the difference (pairs: a table split to fit keeps them together).
+func (c *opCompare) opRow(i, clipTo int) []string {
+	l := c.lines[i]
+	text := l.op
+	if clipTo > 0 {
+		text = clip(text, clipTo)
+	}
+	row := []string{fmt.Sprintf("#%d", i+1), text, fmt.Sprint(l.count[c.base])}
+	for _, t := range append([]string{c.base}, c.others...) {
+		if l.count[t] == 0 {
+			row = append(row, "-", "-")
+		} else {
+			row = append(row, fmt.Sprintf("%.3f", l.p50[t]), fmt.Sprintf("%.3f", l.p99[t]))
+		}
+		if t != c.base {
+			row = append(row, c.ratioText(l, t), c.shareText(l, t))
+		}
+	}
+	return row
+}
+
+func (c *opCompare) ratioText(l *opLine, t string) string {
+	if l.count[t] == 0 || l.count[c.base] == 0 || l.mean[c.base] <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%s", l.mean[t]/l.mean[c.base], l.mark[t])
+}
+
+func (c *opCompare) shareText(l *opLine, t string) string {
+	if l.count[t] == 0 || l.count[c.base] == 0 || c.whole[t] == c.whole[c.base] {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*l.share[t])
+}
+
+// opHead is the table's head, in opRow's order.
+func (c *opCompare) opHead() []string {
+	head := []string{"#", "statement", "n", c.base + " p50", "p99"}
+	for _, t := range c.others {
+		head = append(head, t+" p50", "p99", "×", "share")
+	}
+	return head
+}
+
+// countNotes name the statements a target ran another number of times
+// than the baseline (a replay the duration cut short, errors).
+func (c *opCompare) countNotes() []string {
+	var out []string
+	for i, l := range c.lines {
+		for _, t := range c.others {
+			if l.count[t] != l.count[c.base] {
+				out = append(out, fmt.Sprintf("#%d: %s ran it %d times, %s %d", i+1, t, l.count[t], c.base, l.count[c.base]))
+			}
+		}
+	}
+	return out
+}
+
+// writeOpTables is the per-statement comparison of every row of g.
+func writeOpTables(w io.Writer, width int, g *group, base string) {
+	for _, label := range g.labels {
+		c := compareOps(g, base, label)
+		if c == nil {
+			continue
+		}
+		fmt.Fprintln(w)
+		note(w, width, "", fmt.Sprintf("%s, %s: per statement, most of the difference first; × = times slower than %s (mean), share = of the difference in the whole run's time (%s's count of each statement × each target's mean)", c.title, label, base, base))
+		for _, t := range c.others {
+			note(w, width, "  ", c.headline(t))
+		}
+		var rows [][]string
+		for i := range c.lines[:min(len(c.lines), opTableRows)] {
+			rows = append(rows, c.opRow(i, 32))
+		}
+		head := c.opHead()
+		leftAlign(append([][]string{head}, rows...), 1)
+		fitTable(w, width, tabwriter.AlignRight, head, rows, 3, 2)
+		if n := len(c.lines) - opTableRows; n > 0 {
+			fmt.Fprintf(w, "  and %d more statements (the HTML report and CSV have them all)\n", n)
+		}
+		for _, n := range c.countNotes() {
+			note(w, width, "  ", n)
+		}
+		note(w, width, "  ", "n = "+base+"'s count, p50/p99 in ms; "+noiseLegend)
+	}
+}
+
+// leftAlign pads column col to its widest, so a right-aligned table
+// shows it left-aligned (text reads from its start).
+func leftAlign(rows [][]string, col int) {
+	w := 0
+	for _, r := range rows {
+		w = max(w, utf8.RuneCountInString(r[col]))
+	}
+	for _, r := range rows {
+		r[col] += strings.Repeat(" ", w-utf8.RuneCountInString(r[col]))
+	}
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"shootout/internal/hist"
+	"shootout/internal/result"
+	"shootout/internal/sections"
+)
+
+// stmtWorkload is a workload of the tests whose operations are
+// statements: it registered the per-statement comparison.
+const stmtWorkload = "statements-of-a-test"
+
+func init() { sections.Register(stmtWorkload, sections.Section{Kind: sections.Statements}) }
+
+// stmtFiles are repeats of one replay on two targets: per statement its
+// count and mean on each, the means jittered by repeat so the repeats
+// have a noise of their own.
+func stmtFiles(repeats int, ops map[string][3]float64) []*result.File {
+	var files []*result.File
+	for i, t := range []string{"base-engine", "other-engine"} {
+		for r := 1; r <= repeats; r++ {
+			f := &result.File{
+				Cell:       result.Cell{ID: fmt.Sprintf("%s-%d", t, r), Target: t, Workload: stmtWorkload, Dataset: "app.capture", Clients: 2, Conditions: result.Conditions{Neighbour: "0"}, Repeat: r},
+				Target:     result.Target{Name: t, Flavor: "mysql"},
+				Status:     "ok",
+				Throughput: result.Throughput{Events: 10, Seconds: 1, TPS: 10},
+				Ops:        map[string]result.Op{},
+			}
+			for op, v := range ops {
+				n, mean := int64(v[0]), v[1+i]*(1+0.01*float64(r))
+				s := hist.Snapshot{Count: n, MeanMs: mean, P50Ms: mean * 0.9, P99Ms: mean * 3, SumMs: mean * float64(n)}
+				f.Ops[op] = result.Op{Snapshot: s, Untrimmed: s}
+			}
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// The per-statement table says how much longer the whole run took on
+// each target and which statements make most of it, orders them by
+// their share of the difference, marks each ratio from the repeats, and
+// fits the terminal's 100 columns.
+func TestTheStatementsThatMakeTheDifferenceComeFirst(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	ops := map[string][3]float64{
+		"select v from log where n = ?":     {1000, 0.1, 0.11}, // a small difference, many times
+		"select * from big where k in (?+)": {100, 1, 3},       // most of the difference
+		"update c set x = ? where id = ?":   {10, 2, 2},        // none
+	}
+	var b bytes.Buffer
+	Terminal(&b, stmtFiles(4, ops), "base-engine")
+	out := b.String()
+	// base 100+100+20 = 220 ms, other 300+110+20 = 430: 1.95×; the big
+	// select is 200 of the 210 ms difference
+	want := "on other-engine the run took 1.95× base-engine's time; 95% of that is this statement (#1)"
+	if !strings.Contains(out, want) {
+		t.Errorf("no headline %q:\n%s", want, out)
+	}
+	big, small, upd := strings.Index(out, "#1  select * from big"), strings.Index(out, "#2  select v from log"), strings.Index(out, "#3  update c")
+	if big < 0 || small < big || upd < small {
+		t.Errorf("statements not in the order of their share of the difference (big, log, update):\n%s", out)
+	}
+	if !regexp.MustCompile(`#1  select \* from big.* 3\.00 +95%`).MatchString(out) || !regexp.MustCompile(`#3  update c.* 1\.00~ +0%`).MatchString(out) {
+		t.Errorf("the big select should be 3.00× with 95%% of the difference and the update within the noise (1.00~):\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if utf8.RuneCountInString(l) > 100 {
+			t.Errorf("a line wider than 100 columns: %q", l)
+		}
+	}
+	if strings.Contains(out, `operation "select`) {
+		t.Errorf("a statements workload gets one table for all its statements, not a table each:\n%s", out)
+	}
+	b.Reset()
+	Terminal(&b, stmtFiles(1, ops), "base-engine")
+	if !strings.Contains(b.String(), "1.95×? base-engine's time") {
+		t.Errorf("one repeat each cannot tell a difference from the noise (?):\n%s", b.String())
+	}
+}
