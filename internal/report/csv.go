@@ -14,7 +14,7 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
 	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s",
-	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id"}
+	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id", "share_of_difference"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
@@ -30,11 +30,13 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 	}
 	base := map[csvKey]float64{}
 	table := map[*result.File]*group{}
-	for _, g := range groups(files) {
+	gs := groups(files)
+	for _, g := range gs {
 		for _, f := range g.files {
 			table[f] = g
 		}
 	}
+	shares := csvShares(gs, baseline)
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
 			for op, o := range f.Ops {
@@ -57,7 +59,8 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			if b := base[csvKey{table[f].key, c.Label(), op, c.Repeat}]; b > 0 && f.OK() && f.Ops[op].Count > 0 {
 				ratio = fmt.Sprintf("%.4f", f.Ops[op].MeanMs/b)
 			}
-			if err := cw.Write(csvRow(f, op, ratio, table[f].title)); err != nil {
+			row := append(csvRow(f, op, ratio, table[f].title), shares[shareKey{table[f].key, c.Label(), op, c.Target}])
+			if err := cw.Write(row); err != nil {
 				return err
 			}
 		}
@@ -113,6 +116,37 @@ func csvRow(f *result.File, op, ratio, title string) []string {
 	row = append(row, c.Conditions.CPUs, has(f.Throughput.LongestPauseS, ok))
 	row = append(row, writeBackFields(f)...)
 	return append(row, title, c.ID)
+}
+
+// shareKey is a share's place: its table, row, operation and target.
+type shareKey struct{ group, label, op, target string }
+
+// csvShares are the per-statement comparison's shares of the
+// difference (sections.Statements), by table, label and operation with
+// the target: the same on each repeat's row, as the terminal's table has
+// one figure from all the repeats; the baseline's rows have none.
+func csvShares(gs []*group, baseline string) map[shareKey]string {
+	out := map[shareKey]string{}
+	for _, g := range gs {
+		if !statementGroup(g) {
+			continue
+		}
+		base := baseOf(g, baseline)
+		for _, label := range g.labels {
+			c := compareOps(g, base, label)
+			if c == nil {
+				continue
+			}
+			for _, l := range c.lines {
+				for _, t := range c.others {
+					if c.shareText(l, t) != "-" {
+						out[shareKey{g.key, label, l.op, t}] = num(l.share[t])
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func num(v float64) string { return fmt.Sprintf("%.4f", v) }

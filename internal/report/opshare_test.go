@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"regexp"
 	"strings"
@@ -83,5 +84,34 @@ func TestTheStatementsThatMakeTheDifferenceComeFirst(t *testing.T) {
 	Terminal(&b, stmtFiles(1, ops), "base-engine")
 	if !strings.Contains(b.String(), "1.95×? base-engine's time") {
 		t.Errorf("one repeat each cannot tell a difference from the noise (?):\n%s", b.String())
+	}
+}
+
+// The CSV has each statement's share of its target's difference on
+// every repeat's row of that target, and none on the baseline's.
+func TestTheCSVHasEachStatementsShare(t *testing.T) {
+	ops := map[string][3]float64{"select a": {100, 1, 3}, "select b": {1000, 0.1, 0.11}}
+	var b bytes.Buffer
+	if err := CSV(&b, stmtFiles(2, ops), "base-engine"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[col["target"]]+" "+r[col["op"]]] = r[col["share_of_difference"]]
+	}
+	// other-engine spends 200 ms more on select a, 10 ms on select b
+	want := map[string]string{"other-engine select a": "0.9524", "other-engine select b": "0.0476", "base-engine select a": "", "base-engine select b": ""}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: share_of_difference %q, want %q (all: %v)", k, got[k], v, got)
+		}
 	}
 }
