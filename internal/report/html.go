@@ -303,12 +303,14 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 		ops = []string{"(none completed)"}
 	}
 
-	mean := meanSection(id, g, base, targets, ops, colors)
-	pct := percentileSection(id, g, targets, ops, colors)
 	tput := throughputSection(id, g, targets, colors)
 	cost := costSection(id, g, targets, colors)
-
-	vg.Sections = []section{mean, pct, tput, cost}
+	if statementGroup(g) {
+		// a chart per statement would be dozens: one table has them all
+		vg.Sections = []section{opSection(g, base), tput, cost}
+	} else {
+		vg.Sections = []section{meanSection(id, g, base, targets, ops, colors), percentileSection(id, g, targets, ops, colors), tput, cost}
+	}
 	if siegeStyle(g) {
 		head, rows := siegeTable(g, targets[0])
 		vg.Sections = append([]section{{Title: "The seed's table (siege)", Note: siegeLegend + "; × = ETime over " + targets[0] + "'s.",

@@ -332,3 +332,43 @@ func leftAlign(rows [][]string, col int) {
 		r[col] += strings.Repeat(" ", w-utf8.RuneCountInString(r[col]))
 	}
 }
+
+// opSection is the HTML report's per-statement comparison: a table per
+// clients/load row with every statement, each target's columns under
+// its name, the headlines in its caption.
+func opSection(g *group, base string) section {
+	sec := section{Title: "Per statement, most of the difference first",
+		Note: fmt.Sprintf("× = times slower than %s (mean); share = of the difference in the whole run's time (%s's count of each statement × each target's mean); p50/p99 in ms, medians over the repeats; %s", base, base, noiseLegend)}
+	for _, label := range g.labels {
+		c := compareOps(g, base, label)
+		if c == nil {
+			continue
+		}
+		groups := []tgroup{{Span: 3}, {Text: base, Span: 2}}
+		head := []string{"#", "statement", "n", "p50 ms", "p99 ms"}
+		for _, t := range c.others {
+			groups = append(groups, tgroup{Text: t, Span: 4})
+			head = append(head, "p50 ms", "p99 ms", "×", "share")
+		}
+		var rows [][]tcell
+		for i := range c.lines {
+			var row []tcell
+			for j, v := range c.opRow(i, 0) {
+				cell := numCell(v)
+				if j == 1 {
+					cell = tcell{Text: clip(v, 120), Title: v}
+				}
+				row = append(row, cell)
+			}
+			rows = append(rows, row)
+		}
+		var lines []string
+		for _, t := range c.others {
+			lines = append(lines, c.headline(t))
+		}
+		lines = append(lines, c.countNotes()...)
+		sec.Figures = append(sec.Figures, figure{Heading: "clients/load " + label, Caption: strings.Join(lines, ". "),
+			Table: &table{Groups: groups, Head: head, Rows: rows}})
+	}
+	return sec
+}

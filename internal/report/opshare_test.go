@@ -115,3 +115,21 @@ func TestTheCSVHasEachStatementsShare(t *testing.T) {
 		}
 	}
 }
+
+// The HTML report has the same comparison: every statement in one
+// table, the headline in its caption, and no chart per statement.
+func TestTheHTMLComparesPerStatement(t *testing.T) {
+	ops := map[string][3]float64{"select a from t where k = ?": {100, 1, 3}, "select b": {1000, 0.1, 0.11}}
+	page := string(render(t, &Page{Files: stmtFiles(4, ops), Baseline: "base-engine"}))
+	for _, want := range []string{"Per statement, most of the difference first",
+		"on other-engine the run took 2.05× base-engine&#39;s time; 95% of that is this statement (#1)", // 410 ms against 200
+
+		`<th colspan="4" class="tgroup">other-engine</th>`, "select a from t where k = ?"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "Operation select") {
+		t.Errorf("a statements workload gets one table, not a chart per statement")
+	}
+}
