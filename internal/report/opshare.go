@@ -304,13 +304,15 @@ func writeOpTables(w io.Writer, width int, g *group, base string) {
 		for _, t := range c.others {
 			note(w, width, "  ", c.headline(t))
 		}
-		var rows [][]string
-		for i := range c.lines[:min(len(c.lines), opTableRows)] {
-			rows = append(rows, c.opRow(i, 32))
-		}
-		head := c.opHead()
+		head, rows := c.opHead(), c.fitRows(width)
 		leftAlign(append([][]string{head}, rows...), 1)
 		fitTable(w, width, tabwriter.AlignRight, head, rows, 3, 2)
+		for i, r := range rows {
+			if strings.TrimRight(r[1], " ") != c.lines[i].op {
+				// clipped to fit: in full under the table
+				note(w, width, "  ", fmt.Sprintf("#%d %s", i+1, clip(c.lines[i].op, 300)))
+			}
+		}
 		if n := len(c.lines) - opTableRows; n > 0 {
 			fmt.Fprintf(w, "  and %d more statements (the HTML report and CSV have them all)\n", n)
 		}
@@ -319,6 +321,23 @@ func writeOpTables(w io.Writer, width int, g *group, base string) {
 		}
 		note(w, width, "  ", "n = "+base+"'s count, p50/p99 in ms; "+noiseLegend)
 	}
+}
+
+// fitRows are the terminal's rows with the statements clipped as long
+// as the table still fits width (at least 24 runes, a statement's
+// start, else the table is split).
+func (c *opCompare) fitRows(width int) [][]string {
+	var rows [][]string
+	for clipTo := 60; clipTo >= 24; clipTo -= 4 {
+		rows = rows[:0]
+		for i := range c.lines[:min(len(c.lines), opTableRows)] {
+			rows = append(rows, c.opRow(i, clipTo))
+		}
+		if total(columnWidths(twoLineHeads(c.opHead(), rows), rows)) <= width {
+			break
+		}
+	}
+	return rows
 }
 
 // leftAlign pads column col to its widest, so a right-aligned table

@@ -133,3 +133,15 @@ func TestTheHTMLComparesPerStatement(t *testing.T) {
 		t.Errorf("a statements workload gets one table, not a chart per statement")
 	}
 }
+
+// A statement clipped to fit the terminal is written whole under the
+// table, with its number.
+func TestAClippedStatementIsShownWhole(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	long := "select a_rather_long_column_name, another_long_column_name from some_table where id = ?"
+	var b bytes.Buffer
+	Terminal(&b, stmtFiles(1, map[string][3]float64{long: {10, 1, 2}, "begin": {10, 1, 1}}), "base-engine")
+	if !strings.Contains(b.String(), "  #1 "+long+"\n") || strings.Contains(b.String(), "  #2 begin\n") {
+		t.Errorf("the clipped statement #1, and only it, should be written whole under the table:\n%s", b.String())
+	}
+}
