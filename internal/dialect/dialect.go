@@ -124,6 +124,7 @@ const (
 	ClassDeadlock       = errclass.Deadlock
 	ClassLockWait       = errclass.LockWait
 	ClassWriteConflict  = errclass.WriteConflict
+	ClassCertConflict   = errclass.CertConflict
 	ClassConnectionLost = errclass.ConnectionLost
 	ClassDuplicateKey   = errclass.DuplicateKey
 	ClassOther          = errclass.Other
@@ -160,6 +161,9 @@ func Classify(err error) ErrorClass {
 	if errors.As(err, &my) {
 		switch my.Number {
 		case 1213: // ER_LOCK_DEADLOCK; MyRocks also reports snapshot conflicts here
+			if strings.Contains(my.Message, "WSREP") { // Galera: certification, or a brute-force abort
+				return ClassCertConflict
+			}
 			if strings.Contains(strings.ToLower(my.Message), "busy") || strings.Contains(my.Message, "conflict") {
 				return ClassWriteConflict
 			}

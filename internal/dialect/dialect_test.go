@@ -19,6 +19,9 @@ func TestClassify(t *testing.T) {
 	}{
 		{nil, ClassNone},
 		{&mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock; try restarting transaction"}, ClassDeadlock},
+		// Galera's certification failure: the same code, told apart by its message
+		{&mysql.MySQLError{Number: 1213, Message: "WSREP detected deadlock/conflict and aborted the transaction. Try restarting the transaction"}, ClassCertConflict},
+		{&mysql.MySQLError{Number: 1213, Message: "Deadlock found when trying to get lock; try restarting transaction (snapshot conflict)"}, ClassWriteConflict},
 		{&mysql.MySQLError{Number: 1205, Message: "Lock wait timeout exceeded"}, ClassLockWait},
 		{&mysql.MySQLError{Number: 1180, Message: "Got error 149 'Busy' during COMMIT"}, ClassWriteConflict},
 		{&mysql.MySQLError{Number: 1062, Message: "Duplicate entry '5' for key 'PRIMARY'"}, ClassDuplicateKey},
@@ -44,7 +47,7 @@ func TestClassify(t *testing.T) {
 			t.Errorf("Classify(%v) = %q, want %q", c.err, got, c.want)
 		}
 	}
-	for _, c := range []ErrorClass{ClassDeadlock, ClassLockWait, ClassWriteConflict, ClassDuplicateKey} {
+	for _, c := range []ErrorClass{ClassDeadlock, ClassLockWait, ClassWriteConflict, ClassCertConflict, ClassDuplicateKey} {
 		if !c.Retryable() {
 			t.Errorf("%s should be retryable", c)
 		}

@@ -8,10 +8,14 @@ package errclass
 type Class string
 
 const (
-	None           Class = ""
-	Deadlock       Class = "deadlock"
-	LockWait       Class = "lock_wait_timeout"
-	WriteConflict  Class = "write_conflict"
+	None          Class = ""
+	Deadlock      Class = "deadlock"
+	LockWait      Class = "lock_wait_timeout"
+	WriteConflict Class = "write_conflict"
+	// CertConflict is a cluster's certification conflict: another node's
+	// write set touched the same rows first (Galera's 1213 "WSREP detected
+	// deadlock/conflict"), not a lock cycle on one server.
+	CertConflict   Class = "cert_conflict"
 	ConnectionLost Class = "connection_lost"
 	DuplicateKey   Class = "duplicate_key"
 	Other          Class = "other"
@@ -22,7 +26,7 @@ const (
 // the statements themselves.
 func (c Class) Retryable() bool {
 	switch c {
-	case Deadlock, LockWait, WriteConflict, DuplicateKey:
+	case Deadlock, LockWait, WriteConflict, CertConflict, DuplicateKey:
 		return true
 	}
 	return false

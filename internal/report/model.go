@@ -59,6 +59,7 @@ var costColumns = []costColumn{
 		}
 		return float64(f.Throughput.Errors) / f.Throughput.Seconds, true
 	}},
+	certColumn,
 	{"srv CPU ms/tx", "%.3f", func(f *result.File) (float64, bool) {
 		cpu, known := f.Server.CPUPerOp()
 		return 1000 * cpu, known && perTx(f)
@@ -119,20 +120,34 @@ var costColumns = []costColumn{
 	{"load s", "%.1f", func(f *result.File) (float64, bool) { return f.Load.Seconds, !f.Load.Reused && f.Load.Seconds > 0 }},
 }
 
+// certColumn is a cluster's certification conflicts per second, apart
+// from err/s's deadlocks: conflicts between nodes' write sets, which grow
+// with the nodes written to, where a deadlock is one server's lock cycle.
+var certColumn = costColumn{"cert fail/s", "%.2f", func(f *result.File) (float64, bool) {
+	if f.Throughput.Seconds <= 0 || len(f.Nodes) == 0 {
+		return 0, false
+	}
+	return float64(f.Throughput.ErrorsBy[certConflict]) / f.Throughput.Seconds, true
+}}
+
+// certConflict is errclass.CertConflict's name in errors_by_class.
+const certConflict = "cert_conflict"
+
 // appColumns are the cost columns of --app cells only.
 var appColumns = map[string]bool{"app CPU ms/tx": true, "db share %": true, "stmts/request": true}
 
 // columnsFor is costColumns without the application's columns when no
-// cell went through an application.
+// cell went through an application, and without the cluster's when no
+// cell ran on one.
 func columnsFor(files []*result.File) []costColumn {
+	app, cluster := false, false
 	for _, f := range files {
-		if f.App != nil {
-			return costColumns
-		}
+		app = app || f.App != nil
+		cluster = cluster || len(f.Nodes) > 0
 	}
 	var out []costColumn
 	for _, c := range costColumns {
-		if !appColumns[c.name] {
+		if (app || !appColumns[c.name]) && (cluster || c.name != certColumn.name) {
 			out = append(out, c)
 		}
 	}

@@ -464,6 +464,7 @@ type Node struct {
 	Name       string             `json:"name"`
 	Address    string             `json:"address"`
 	CPUSeconds float64            `json:"cpu_s"`
+	Deadlocks  float64            `json:"deadlocks"`
 	Counters   map[string]float64 `json:"counters,omitempty"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"shootout/internal/errclass"
 	"shootout/internal/result"
 	"shootout/internal/target"
 )
@@ -33,7 +34,7 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		c.f.Nodes = append(c.f.Nodes, result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Counters: s.Counters})
+		c.f.Nodes = append(c.f.Nodes, result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters})
 	}
 }
 
@@ -52,4 +53,29 @@ func (c *cellRun) checkNodes(ctx context.Context) {
 	inv.Checked = append(inv.Checked, checked...)
 	inv.Failures = append(inv.Failures, failures...)
 	inv.OK = inv.OK && len(failures) == 0
+}
+
+// splitCertConflicts counts a cluster's conflicts between nodes apart from
+// its deadlocks where the server gives both the same error: MariaDB's
+// Galera answers a certification failure and a brute-force abort with
+// 1213 "Deadlock found", the InnoDB deadlock's code and message (a server
+// whose message names wsrep was classed by the dialect already). The
+// nodes count the lock cycles their engines broke; the clients' deadlocks
+// beyond those were conflicts between nodes.
+func splitCertConflicts(t *result.Throughput, nodes []result.Node) {
+	if len(nodes) == 0 || t.ErrorsBy == nil {
+		return
+	}
+	local := 0.0
+	for _, n := range nodes {
+		local += n.Deadlocks
+	}
+	dl := string(errclass.Deadlock)
+	if extra := t.ErrorsBy[dl] - int64(local); extra > 0 {
+		t.ErrorsBy[dl] -= extra
+		t.ErrorsBy[string(errclass.CertConflict)] += extra
+		if t.ErrorsBy[dl] == 0 {
+			delete(t.ErrorsBy, dl)
+		}
+	}
 }

@@ -124,6 +124,7 @@ func fillDriver(f *result.File, d *driver.Result) {
 		Retries: d.Retries, GivenUp: d.FailedOps, Reconnects: d.Reconnects, Latency: d.All,
 		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
 	}
+	splitCertConflicts(&f.Throughput, f.Nodes)
 	if pause, from := d.LongestPause(); pause > 0 {
 		f.Throughput.LongestPauseS, f.Throughput.PauseFromS = pause.Seconds(), from.Seconds()
 	}

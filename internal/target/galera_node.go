@@ -188,7 +188,7 @@ func (in *galeraInstance) startNode(ctx context.Context, opt StartOptions, serve
 
 // status is a node's wsrep status variables.
 func (n *galeraNode) status(ctx context.Context) (map[string]string, error) {
-	return querySettings(ctx, n.db, "SHOW GLOBAL STATUS LIKE 'wsrep%'")
+	return querySettings(ctx, n.db, "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'wsrep%' OR Variable_name = '"+innodbDeadlocks+"'")
 }
 
 // waitFor polls ok for a minute, or until a node dies.

@@ -36,8 +36,16 @@ type NodeStats struct {
 	PID           int
 	// CPUSeconds is the node's process's user+system time in the window.
 	CPUSeconds float64
-	Counters   map[string]float64
+	// Deadlocks are the lock cycles the node's own engine broke in the
+	// window: of the clients' 1213s, the rest are conflicts between nodes.
+	Deadlocks float64
+	Counters  map[string]float64
 }
+
+// innodbDeadlocks is InnoDB's count of the deadlocks it detected: a
+// Galera node's clients get 1213 for those and, with the same message,
+// for a certification failure or a brute-force abort.
+const innodbDeadlocks = "Innodb_deadlocks"
 
 // galeraCounted are counters that only grow: the window's figure is the
 // difference. galeraAverages are averages Galera keeps since the last
@@ -187,7 +195,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		}
 		now := numbers(st)
 		ns := NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), CPUSeconds: procCPU(n.proc.PID()) - in.marks[i].cpu,
-			Counters: map[string]float64{}}
+			Deadlocks: now[innodbDeadlocks] - in.marks[i].counters[innodbDeadlocks], Counters: map[string]float64{}}
 		for _, k := range galeraCounted {
 			ns.Counters[k] = now[k] - in.marks[i].counters[k]
 		}
