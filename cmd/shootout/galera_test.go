@@ -35,7 +35,7 @@ func TestGaleraCellOnEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "run", planFile, "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "1000",
-		"--clients", "8", "--duration", "3s", "--out", out)
+		"--clients", "8", "--memory", "768M", "--duration", "3s", "--out", out)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, b)
@@ -64,6 +64,7 @@ func TestGaleraCellOnEveryNode(t *testing.T) {
 		t.Errorf("no row count compared on every node: %v", f.Invariants.Checked)
 	}
 	checkNodeWindow(t, f)
+	checkNodeLimits(t, f, 768<<20)
 	if left := leftovers(cmd.Process.Pid); len(left) > 0 {
 		t.Errorf("the run left %v", left)
 	}
@@ -92,6 +93,21 @@ func checkNodeWindow(t *testing.T, f *result.File) {
 	by := f.Throughput.ErrorsBy
 	if by["cert_conflict"] == 0 || float64(by["cert_conflict"]) > conflicts || float64(by["deadlock"]) > deadlocks {
 		t.Errorf("errors by class %v: expected certification conflicts (at most the nodes' %v cert failures and BF aborts), deadlocks at most the nodes' InnoDB %v", by, conflicts, deadlocks)
+	}
+}
+
+// checkNodeLimits: under --memory each node had a cgroup of its own
+// capped at it, and the cell's group holds them all.
+func checkNodeLimits(t *testing.T, f *result.File, capBytes int64) {
+	t.Helper()
+	want := fmt.Sprint(capBytes)
+	for _, n := range f.Nodes {
+		if n.Limits == nil || n.Limits.Settings["memory.limit_in_bytes"] != want || n.Limits.Evidence["memory.max_usage_in_bytes"] == "" {
+			t.Errorf("node %s's limits %+v, want its own group capped at %s", n.Name, n.Limits, want)
+		}
+	}
+	if got := f.Limits.Settings["memory.limit_in_bytes"]; got != fmt.Sprint(int64(len(f.Nodes))*capBytes) {
+		t.Errorf("the cell's group's memory limit %s, want every node's cap together", got)
 	}
 }
 

@@ -142,6 +142,26 @@ type Group struct {
 	shared  []string          // cgroup.procs files a neighbour joins: the disk cap only
 	io      Request           // the disk caps asked, for ApplyIO and LiftIO
 	dev     string            // the data disk as major:minor
+	// children are groups nested in this one (Child): a cluster's nodes,
+	// each under its own limits, all under the group's
+	children []*Group
+}
+
+// Child makes a group nested in g with r's limits, for one of several
+// processes that each get the limits one server gets (a cluster's node
+// as on a machine of its own), while g's counters cover them all. Only
+// cgroup v1 here: v2's tree already nests the server's group, and
+// nesting under it is not done.
+func (g *Group) Child(name string, r Request) (*Group, error) {
+	if g.h.version() != 1 {
+		return nil, fmt.Errorf("a group per process is made under cgroup v1 only (this is v%d)", g.h.version())
+	}
+	c, err := create(g.h, strings.TrimPrefix(g.Name, Prefix)+"/"+Prefix+name, r, g.dev)
+	if err != nil {
+		return nil, err
+	}
+	g.children = append(g.children, c)
+	return c, nil
 }
 
 // Prefix starts the name of every cgroup shootout creates, so a person can
@@ -181,6 +201,11 @@ func (g *Group) ApplyIO() error {
 	if !g.io.io() {
 		return nil
 	}
+	for _, c := range g.children {
+		if err := c.ApplyIO(); err != nil {
+			return err
+		}
+	}
 	return g.h.writeIO(g, g.io, g.dev, true)
 }
 
@@ -189,6 +214,11 @@ func (g *Group) ApplyIO() error {
 func (g *Group) LiftIO() error {
 	if !g.io.io() {
 		return nil
+	}
+	for _, c := range g.children {
+		if err := c.LiftIO(); err != nil {
+			return err
+		}
 	}
 	return g.h.writeIO(g, g.io, g.dev, false)
 }
@@ -256,17 +286,34 @@ func (g *Group) CPUCounter() *metrics.CPUCounter {
 
 // IOServiced is the total of read and write IOs the kernel counted under
 // the group's disk cap on all devices, 0 without one.
-func (g *Group) IOServiced() int64 { return max(g.h.ioServiced(g, false), 0) }
+func (g *Group) IOServiced() int64 {
+	n := max(g.h.ioServiced(g, false), 0)
+	for _, c := range g.children { // v1's throttle counts a group's own IOs only
+		n += c.IOServiced()
+	}
+	return n
+}
 
 // IOReads is the read IOs the group's disk controller counted, -1 when
 // it has none (no disk cap asked).
-func (g *Group) IOReads() int64 { return g.h.ioServiced(g, true) }
+func (g *Group) IOReads() int64 {
+	n := g.h.ioServiced(g, true)
+	for _, c := range g.children {
+		if r := c.IOReads(); r > 0 {
+			n = max(n, 0) + r
+		}
+	}
+	return n
+}
 
 // Remove deletes the group's cgroups. Processes still inside (a server
 // that would not stop) are killed first: they were started by shootout
 // into this group, so nothing else is touched.
 func (g *Group) Remove() error {
 	var errs []error
+	for _, c := range g.children {
+		errs = append(errs, c.Remove())
+	}
 	for _, d := range g.Dirs() {
 		if err := removeCgroup(d); err != nil {
 			errs = append(errs, err)

@@ -410,3 +410,52 @@ func TestGroupCountsItsServersCPU(t *testing.T) {
 		t.Fatalf("%s counted %v (%v) for a short busy loop", c.Source, used, err)
 	}
 }
+
+// TestChildGroupsEachCapAProcess: a cluster's nodes each get the limits of
+// one server in a group of their own nested in the cell's, and removing
+// the cell's group removes theirs.
+func TestChildGroupsEachCapAProcess(t *testing.T) {
+	requireCgroups(t)
+	if Version() != 1 {
+		t.Skip("nested groups are made under cgroup v1 only")
+	}
+	node := Request{MemoryBytes: 128 << 20, CPUs: "0"}
+	g, err := Create("nodes-"+strconv.Itoa(os.Getpid()), Request{MemoryBytes: 2 * node.MemoryBytes, CPUs: "0"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	var dirs []string
+	for _, name := range []string{"n1", "n2"} {
+		c, err := g.Child(name, node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, c.Dirs()...)
+		cmd := exec.Command("/bin/sleep", "30")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := c.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		want := "memory:/" + g.Name + "/" + Prefix + name + "\n"
+		deadline := time.Now().Add(5 * time.Second)
+		cg, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/cgroup")
+		for !strings.Contains(string(cg), want) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			cg, _ = os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/cgroup")
+		}
+		if !strings.Contains(string(cg), want) {
+			t.Fatalf("node %s not in its own memory group %s:\n%s", name, want, cg)
+		}
+		if got := c.Evidence()["memory.limit_in_bytes"]; got != strconv.Itoa(128<<20) {
+			t.Errorf("node %s's memory limit %q, want 128M", name, got)
+		}
+	}
+	if got := g.Evidence()["memory.limit_in_bytes"]; got != strconv.Itoa(256<<20) {
+		t.Errorf("the cell's group's limit %q, want both nodes' 256M", got)
+	}
+}

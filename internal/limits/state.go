@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,7 +66,8 @@ func (l *Ledger) save() {
 // AddCgroups, AddServer and AddDir record what was created; the matching
 // Forget calls drop it once cleaned up.
 func (l *Ledger) AddCgroups(dirs []string) {
-	l.edit(func(s *state) { s.Cgroups = append(s.Cgroups, dirs...) })
+	// first: a group nested in one recorded before goes before it
+	l.edit(func(s *state) { s.Cgroups = append(slices.Clone(dirs), s.Cgroups...) })
 }
 func (l *Ledger) AddServer(pid int, dir string) {
 	l.edit(func(s *state) {

@@ -466,6 +466,10 @@ type Node struct {
 	CPUSeconds float64            `json:"cpu_s"`
 	Deadlocks  float64            `json:"deadlocks"`
 	Counters   map[string]float64 `json:"counters,omitempty"`
+	// Limits are the node's own cgroup (a cluster under --memory, --cpus,
+	// --iops: each node under the limits one server gets): the files
+	// written and what the kernel counted since the node started.
+	Limits *Limits `json:"limits,omitempty"`
 }
 
 // OK is true when the cell ran to its end and its invariants held.

@@ -38,7 +38,9 @@ type cellRun struct {
 	// group holds the server (and a neighbour, which shares its disk
 	// cap); nbGroup holds a neighbour alone, beside an embedded database.
 	group, nbGroup *limits.Group
-	inst           target.Instance
+	// nodeGroups are a cluster's nodes' groups, nested in group, by node
+	nodeGroups map[string]*limits.Group
+	inst       target.Instance
 	// sess is the workload on inst, whatever its protocol (and an
 	// application in the loop wrapping the database's)
 	sess workload.Session
@@ -373,6 +375,9 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 		Settings: settings, Log: c.Log, KeepData: c.KeepData, AddNet: c.Ledger.AddNet, ForgetNet: c.Ledger.ForgetNet}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
+		if c.lim.Nodes > 1 {
+			opts.WrapNode, opts.MemoryBudget = c.wrapNode, budget*int64(c.lim.Nodes)
+		}
 	}
 	return opts, nil
 }

@@ -30,6 +30,11 @@ type Limits struct {
 	Unavailable error
 	// Notes say what is not applied and where server and client run.
 	Notes []string
+	// Node is what each of a cluster's Nodes gets in a group of its own
+	// nested in Server's, which then holds Nodes times it; Nodes is 0
+	// for a single server.
+	Node  limits.Request
+	Nodes int
 }
 
 // CellLimits maps a cell's conditions to the limits on target t. It only
@@ -89,5 +94,22 @@ func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 			l.Notes = append(l.Notes, l.CPUs.String())
 		}
 	}
+	perNode(t, c, &l)
 	return l, nil
+}
+
+// perNode gives each of a cluster's nodes the limits one server gets, so
+// --memory 1G is 1G per node as on N machines: a group per node nested in
+// the cell's, which holds N times them (its counters cover every node).
+func perNode(t target.Target, c result.Cell, l *Limits) {
+	n := target.NodesOf(t, c.Conditions.Settings)
+	if n < 2 || l.Server.Empty() {
+		return
+	}
+	l.Node, l.Nodes = l.Server, n
+	l.Server.MemoryBytes *= int64(n)
+	l.Server.IOPS *= n
+	l.Server.BPS *= int64(n)
+	l.Server.CPUQuota *= float64(n)
+	l.Notes = append(l.Notes, fmt.Sprintf("each of %d nodes in a cgroup of its own under the cell's limits; the cell's group holds them all (%d times them)", n, n))
 }

@@ -2,9 +2,12 @@ package run
 
 import (
 	"context"
+	"fmt"
+	"os/exec"
 	"time"
 
 	"shootout/internal/errclass"
+	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
 )
@@ -34,7 +37,11 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		c.f.Nodes = append(c.f.Nodes, result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters})
+		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters}
+		if g := c.nodeGroups[s.Name]; g != nil {
+			n.Limits = &result.Limits{Applied: true, Cgroup: fmt.Sprintf("v%d", limits.Version()), Settings: g.Applied, Evidence: g.Evidence()}
+		}
+		c.f.Nodes = append(c.f.Nodes, n)
 	}
 }
 
@@ -78,4 +85,27 @@ func splitCertConflicts(t *result.Throughput, nodes []result.Node) {
 			delete(t.ErrorsBy, dl)
 		}
 	}
+}
+
+// wrapNode starts a cluster's node in a group of its own nested in the
+// cell's, with the limits one server gets; where the cgroup version does
+// not nest them, the node joins the cell's group and the notes say so.
+func (c *cellRun) wrapNode(node string, cmd *exec.Cmd) error {
+	g, err := c.group.Child(node, c.lim.Node)
+	if err != nil {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "node "+node+" shares the cell's group: "+err.Error())
+		return c.group.Wrap(cmd)
+	}
+	c.Ledger.AddCgroups(g.Dirs())
+	c.later(func() {
+		if err := g.Remove(); err != nil {
+			logf(c.Log, "%v", err)
+		}
+		c.Ledger.ForgetCgroups(g.Dirs())
+	})
+	if c.nodeGroups == nil {
+		c.nodeGroups = map[string]*limits.Group{}
+	}
+	c.nodeGroups[node] = g
+	return g.Wrap(cmd)
 }

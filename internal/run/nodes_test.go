@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"shootout/internal/limits"
 	"shootout/internal/result"
 )
 
@@ -27,5 +28,25 @@ func TestCertConflictsApartFromDeadlocks(t *testing.T) {
 	splitCertConflicts(&th, nil)
 	if want := map[string]int64{"deadlock": 4}; !maps.Equal(th.ErrorsBy, want) {
 		t.Errorf("single server: %v, want %v", th.ErrorsBy, want)
+	}
+}
+
+// TestEveryNodeGetsTheCellsLimits: a cluster's cell asks for a group per
+// node with the limits one server gets (--memory 1G: 1G per node, as on
+// N machines), under the cell's group, which holds N times them.
+func TestEveryNodeGetsTheCellsLimits(t *testing.T) {
+	galera := mustLookup(t, "mariadb-galera")
+	c := cellWith(result.Conditions{MemoryBytes: 1 << 30, IOPS: 100, CPUs: "all", Settings: map[string]string{"nodes": "5"}})
+	l, err := CellLimits(galera, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := limits.Request{MemoryBytes: 1 << 30, IOPS: 100, DeferIO: true}
+	if l.Nodes != 5 || l.Node != node || l.Server.MemoryBytes != 5<<30 || l.Server.IOPS != 500 {
+		t.Fatalf("5 nodes: %d nodes of %+v under %+v", l.Nodes, l.Node, l.Server)
+	}
+	l, _ = CellLimits(mustLookup(t, "mariadb-innodb"), c)
+	if l.Nodes != 0 || l.Server.MemoryBytes != 1<<30 {
+		t.Fatalf("a single server: %d nodes, %+v", l.Nodes, l.Server)
 	}
 }

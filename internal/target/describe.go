@@ -34,6 +34,23 @@ func StartsWhat(t Target, settings map[string]string) string {
 
 // starter is a target that says itself what a cell starts (a cluster:
 // how many servers, and where).
+// Clusters is a target whose cell starts several servers, each a host of
+// its own: Nodes is how many, under the plan's settings (0 when they are
+// not valid: Start says why).
+type Clusters interface {
+	Nodes(settings map[string]string) int
+}
+
+// NodesOf is how many servers a cell of t starts: 1 but for a cluster.
+func NodesOf(t Target, settings map[string]string) int {
+	if c, ok := t.(Clusters); ok {
+		if n := c.Nodes(settings); n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
 type starter interface {
 	StartsWhat(settings map[string]string) string
 }

@@ -77,6 +77,15 @@ func (Galera) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.MySQL, Engine: "innodb"}
 }
 
+// Nodes is how many nodes a cell starts.
+func (Galera) Nodes(settings map[string]string) int {
+	c, err := galeraConfig(settings)
+	if err != nil {
+		return 0
+	}
+	return c.nodes
+}
+
 // StartsWhat is the cluster in the dry run's and the target list's words.
 func (g Galera) StartsWhat(settings map[string]string) string {
 	c, err := galeraConfig(settings)

@@ -163,8 +163,12 @@ func (in *galeraInstance) startNode(ctx context.Context, opt StartOptions, serve
 		"--clear-groups", "--pdeathsig=KILL", server}, in.nodeArgs(i)...)
 	cmd := in.net.Command(i, "setpriv", args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if opt.Wrap != nil {
-		if err := opt.Wrap(cmd); err != nil {
+	wrap := opt.Wrap
+	if opt.WrapNode != nil {
+		wrap = func(cmd *exec.Cmd) error { return opt.WrapNode(n.name, cmd) }
+	}
+	if wrap != nil {
+		if err := wrap(cmd); err != nil {
 			return err
 		}
 	}

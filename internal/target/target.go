@@ -93,6 +93,11 @@ type StartOptions struct {
 	// Wrap, when set, rewrites the server's command before it starts (to
 	// start it inside its cgroups).
 	Wrap func(*exec.Cmd) error
+	// WrapNode, when set, starts one of a cluster's nodes (named node)
+	// inside cgroups of its own that hold the limits one server gets, as
+	// on a machine of its own; a Clusters target uses it, Wrap otherwise.
+	// MemoryBudget is then every node's budget together.
+	WrapNode func(node string, cmd *exec.Cmd) error
 	// AddNet records a network a cluster target is about to make (its
 	// internal/netns id) in the ledger, so the sweep after a SIGKILL
 	// removes it; ForgetNet drops it once removed. Nil: nothing records.
