@@ -56,6 +56,8 @@ type Net struct {
 	Client     string
 	ClientAddr netip.Addr
 	Nodes      []Node
+	// relay delays the traffic between nodes (Relay); nil without one
+	relay *relay
 }
 
 // Node is one host: its namespace, the host side of its veth, its address.
@@ -242,7 +244,13 @@ func (nw *Net) Command(i int, name string, args ...string) *exec.Cmd {
 }
 
 // Close removes the network.
-func (nw *Net) Close() error { return Remove(nw.ID) }
+func (nw *Net) Close() error {
+	if nw.relay != nil {
+		nw.relay.stop()
+		nw.relay = nil
+	}
+	return Remove(nw.ID)
+}
 
 // Remove deletes every link and namespace of network id that exists:
 // the host sides of the veths (which takes their peers), the bridge and
