@@ -44,6 +44,7 @@ func dryRunColumns(res *plan.Resolved) []column {
 			return capOf(c.Conditions.BPS, func(n int64) string { return units.FormatBytes(n) + "/s" })
 		}},
 		{"app", []string{"app"}, func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
+		{"link", []string{"link"}, func(c result.Cell) string { return cond(c.Conditions.Link, "none") }},
 		{"repeat", nil, func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
 		{"stop", nil, func(c result.Cell) string { return cellStop(res, c) }},
 	}

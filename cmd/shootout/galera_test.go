@@ -23,7 +23,8 @@ import (
 // forms, the cell measures, the invariants hold with the same row counts
 // on every node, each node's counters cover the measured window (the
 // write sets the nodes replicated, less those that failed certification,
-// are the clients' transactions), the clients' 1213s that no node's
+// are the clients' transactions), the nodes speak through the relay of
+// --link, the clients' 1213s that no node's
 // InnoDB counted as a deadlock are certification conflicts, and the run
 // leaves no host behind.
 func TestGaleraCellOnEveryNode(t *testing.T) {
@@ -35,7 +36,7 @@ func TestGaleraCellOnEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "run", planFile, "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "1000",
-		"--clients", "8", "--memory", "768M", "--duration", "3s", "--out", out)
+		"--clients", "8", "--memory", "768M", "--link", "1ms", "--duration", "3s", "--out", out)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, b)
@@ -50,6 +51,9 @@ func TestGaleraCellOnEveryNode(t *testing.T) {
 	}
 	if !f.OK() || !f.Invariants.OK || f.Throughput.Events == 0 {
 		t.Fatalf("cell %s, invariants %+v, %d events", f.Status, f.Invariants, f.Throughput.Events)
+	}
+	if f.Cell.Conditions.Link != "1ms" {
+		t.Errorf("the cell's link %q, want 1ms (the nodes' traffic through the relay)", f.Cell.Conditions.Link)
 	}
 	if len(f.Nodes) != 3 {
 		t.Fatalf("expected 3 nodes in the cell, got %+v", f.Nodes)

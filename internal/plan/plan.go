@@ -55,6 +55,7 @@ type Plan struct {
 	BPS       string   `yaml:"bps"`
 	Disk      string   `yaml:"disk"`
 	CPUs      string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all
+	Link      string   `yaml:"link"` // a cluster's links between nodes: DELAY[,RATE]
 	Neighbour []string `yaml:"neighbour"`
 	// Paths is the access-path axis (kv: prepared, text, handler, get,
 	// batch): each target runs the paths it speaks.
@@ -393,6 +394,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.CPUs != "" {
 		id += "__cpu" + strings.ReplaceAll(c.Conditions.CPUs, ",", "_")
+	}
+	if c.Conditions.Link != "" {
+		id += "__link" + strings.ReplaceAll(c.Conditions.Link, ",", "_")
 	}
 	if c.Conditions.App != "" {
 		id += "__app" + c.Conditions.App

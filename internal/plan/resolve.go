@@ -12,6 +12,7 @@ import (
 	"shootout/internal/proto"
 	"shootout/internal/result"
 	"shootout/internal/stats"
+	"shootout/internal/units"
 	"shootout/internal/workload"
 )
 
@@ -317,6 +318,13 @@ func (rs *resolver) limits() error {
 		return p.errAt("cpus", "%v", err)
 	}
 	rs.r.CPUs = p.CPUs
+	if p.Link != "" {
+		l, err := units.ParseLink(p.Link)
+		if err != nil {
+			return p.errAt("link", "%v; valid: %s", err, SettingByKey("link").Valid)
+		}
+		p.Link = l.String()
+	}
 	return nil
 }
 
@@ -399,7 +407,7 @@ func (rs *resolver) expandTargets(rep int, ds, wl string, clients int, neighbour
 	for _, t := range r.Targets {
 		for _, ap := range rs.apps {
 			for _, v := range rs.variants[variantKey{wl, t.Name()}] {
-				cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Neighbour: neighbour,
+				cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: p.Link, Neighbour: neighbour,
 					Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: p.Agents,
 					Settings: rs.settingsOf(t), App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
 				if neighbour != "0" {

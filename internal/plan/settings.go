@@ -95,6 +95,10 @@ var Settings = []Setting{
 	{Key: "cpus", Flag: "cpus", Type: "string", Identity: true,
 		Help: "the server's `CPUS`: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 " +
 			"(CPU time per 100 ms period); \"all\" for neither (default: the server on every core but the first, shootout on the first)"},
+	{Key: "link", Flag: "link", Type: "string", Identity: true,
+		Valid: "DELAY[,RATE]: a one-way delay such as 1ms (0 for none) and a bandwidth in tc's units such as 1gbit",
+		Help: "the link between a cluster's nodes, `DELAY[,RATE]` such as 1ms,1gbit: each packet from one node to another held for DELAY (a round trip takes twice it) " +
+			"and the link's bandwidth (default: the nodes' veths, no delay or cap)"},
 	{Key: "neighbour", Flag: "neighbour", Type: "string", Default: "0", Axis: true, Identity: true, HelpSaysDefault: true,
 		Valid: "one of 0, 25%, x1, x2, x4",
 		Help:  "neighbour disk loads, `LOAD[,LOAD]` (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs (default: 0, none)"},

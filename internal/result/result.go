@@ -47,8 +47,10 @@ type Conditions struct {
 	BPS         int64 `json:"bps,omitempty"`
 	// Disk is the modelled device the data lived on (--disk, canonical:
 	// model and changed parameters); empty for the raw disk.
-	Disk      string `json:"disk,omitempty"`
-	CPUs      string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
+	Disk string `json:"disk,omitempty"`
+	CPUs string `json:"cpus,omitempty"` // --cpus as given; empty for the default placement
+	// Link is --link, the link between a cluster's nodes (DELAY[,RATE]).
+	Link      string `json:"link,omitempty"`
 	Neighbour string `json:"neighbour"`
 	// NeighbourFileBytes is the size of the file fio neighbours use (only
 	// with a neighbour).

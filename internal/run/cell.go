@@ -372,7 +372,7 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 		settings[target.MallocSetting] = a
 	}
 	opts := target.StartOptions{WorkDir: c.dataDir(), MemoryBudget: budget, Clients: c.cell.Clients,
-		Settings: settings, Log: c.Log, KeepData: c.KeepData, AddNet: c.Ledger.AddNet, ForgetNet: c.Ledger.ForgetNet}
+		Settings: settings, Log: c.Log, KeepData: c.KeepData, Link: c.cell.Conditions.Link, AddNet: c.Ledger.AddNet, ForgetNet: c.Ledger.ForgetNet}
 	if c.group != nil {
 		opts.Wrap = c.group.Wrap
 		if c.lim.Nodes > 1 {

@@ -41,6 +41,9 @@ type Limits struct {
 // reads (the cgroup filesystem, the CPU count): nothing is created.
 func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 	var l Limits
+	if c.Conditions.Link != "" && target.NodesOf(t, c.Conditions.Settings) < 2 {
+		return l, fmt.Errorf("--link %s: %s is one server; a link lies between a cluster's nodes", c.Conditions.Link, t.Name())
+	}
 	req := limits.Request{MemoryBytes: c.Conditions.MemoryBytes, IOPS: c.Conditions.IOPS, BPS: c.Conditions.BPS}
 	if c.Conditions.MemoryBytes > 0 {
 		// a budget the server cannot live in is refused before anything

@@ -2,6 +2,7 @@ package run
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"shootout/internal/limits"
@@ -48,5 +49,17 @@ func TestEveryNodeGetsTheCellsLimits(t *testing.T) {
 	l, _ = CellLimits(mustLookup(t, "mariadb-innodb"), c)
 	if l.Nodes != 0 || l.Server.MemoryBytes != 1<<30 {
 		t.Fatalf("a single server: %d nodes, %+v", l.Nodes, l.Server)
+	}
+}
+
+// TestLinkOnlyBetweenNodes: --link is a cluster's; a single server's cell
+// is refused naming the flag, a cluster's takes it.
+func TestLinkOnlyBetweenNodes(t *testing.T) {
+	c := cellWith(result.Conditions{Link: "1ms,1gbit"})
+	if _, err := CellLimits(mustLookup(t, "mariadb-innodb"), c); err == nil || !strings.Contains(err.Error(), "--link 1ms,1gbit") {
+		t.Errorf("a single server with --link: %v", err)
+	}
+	if _, err := CellLimits(mustLookup(t, "mariadb-galera"), c); err != nil {
+		t.Errorf("a cluster with --link: %v", err)
 	}
 }

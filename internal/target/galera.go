@@ -15,6 +15,7 @@ import (
 	"shootout/internal/dialect"
 	"shootout/internal/netns"
 	"shootout/internal/proto"
+	"shootout/internal/units"
 )
 
 // GaleraProvider is Debian's galera-4 library.
@@ -178,6 +179,16 @@ func (g Galera) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	in.netID = id
 	if in.net, err = netns.Create(ctx, id, conf.nodes, conf.rate); err != nil {
 		return nil, err
+	}
+	if opt.Link != "" {
+		l, err := units.ParseLink(opt.Link)
+		if err != nil {
+			return nil, fmt.Errorf("--link %w", err)
+		}
+		if err := in.net.Relay(ctx, netns.Link{Delay: l.Delay, Rate: l.Rate}); err != nil {
+			return nil, err
+		}
+		logf(opt.Log, "links between nodes: %s (a relay holds every packet between nodes)", l)
 	}
 	if err := in.sizeNodes(opt); err != nil {
 		return nil, err

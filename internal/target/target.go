@@ -98,6 +98,9 @@ type StartOptions struct {
 	// on a machine of its own; a Clusters target uses it, Wrap otherwise.
 	// MemoryBudget is then every node's budget together.
 	WrapNode func(node string, cmd *exec.Cmd) error
+	// Link is the cell's link between a cluster's nodes (--link,
+	// DELAY[,RATE]); "" for none.
+	Link string
 	// AddNet records a network a cluster target is about to make (its
 	// internal/netns id) in the ledger, so the sweep after a SIGKILL
 	// removes it; ForgetNet drops it once removed. Nil: nothing records.
