@@ -196,3 +196,47 @@ func startCluster(t *testing.T, cmd *exec.Cmd) []int {
 	}
 	return pids
 }
+
+// TestGaleraGoesOnWithoutAKilledNode kills one of three nodes 2 s into a
+// cell with the clients on every node: the two left keep a majority and
+// go on, the dead node's clients reconnect to the others, the cell
+// succeeds with the same rows on the two, and it says when the node died
+// and how long the clients stood still.
+func TestGaleraGoesOnWithoutAKilledNode(t *testing.T) {
+	testenv.RequireTarget(t, target.Galera{})
+	work := testenv.WorkDir(t)
+	out := filepath.Join(work, "res")
+	planFile := filepath.Join(work, "plan.yaml")
+	if err := os.WriteFile(planFile, []byte("settings: {mariadb-galera: {writers: all}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", planFile, "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "1000",
+		"--clients", "6", "--duration", "5s", "--interval", "1s", "--out", out)
+	pids := startCluster(t, cmd)
+	killed := time.Now()
+	if err := syscall.Kill(pids[1], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("run with n2 killed: %v", err)
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	if len(cells) != 1 {
+		t.Fatalf("expected one cell, found %v", cells)
+	}
+	f, err := result.Read(cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.OK() || !f.Invariants.OK || len(f.Nodes) != 3 {
+		t.Fatalf("cell %s, invariants %+v, nodes %+v", f.Status, f.Invariants, f.Nodes)
+	}
+	n2 := f.Nodes[1]
+	if n2.DiedAt == nil || n2.DiedAt.Sub(killed).Abs() > time.Second || n2.DiedAfterS <= 0 || n2.DiedAfterS >= f.Throughput.Seconds {
+		t.Errorf("n2 killed %v: the cell says it died at %v, %.1f s into a %.1f s run", killed, n2.DiedAt, n2.DiedAfterS, f.Throughput.Seconds)
+	}
+	if f.Nodes[0].DiedAt != nil || f.Nodes[2].DiedAt != nil || f.Throughput.Reconnects == 0 {
+		t.Errorf("n1 and n3 should live on and n2's clients reconnect: %+v, %d reconnects", f.Nodes, f.Throughput.Reconnects)
+	}
+	t.Logf("n2 died %.2f s into the run; stall %.2f s; %d events, %d reconnects; %s", n2.DiedAfterS, n2.StallS, f.Throughput.Events, f.Throughput.Reconnects, f.Invariants.Checked)
+}

@@ -245,10 +245,7 @@ func (nw *Net) Command(i int, name string, args ...string) *exec.Cmd {
 
 // Close removes the network.
 func (nw *Net) Close() error {
-	if nw.relay != nil {
-		nw.relay.stop()
-		nw.relay = nil
-	}
+	nw.StopRelay()
 	return Remove(nw.ID)
 }
 

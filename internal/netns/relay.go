@@ -215,6 +215,14 @@ func (r *relay) write(q chan packet, to *os.File) {
 	}
 }
 
+// StopRelay stops the relay, if any (Close does too).
+func (nw *Net) StopRelay() {
+	if nw.relay != nil {
+		nw.relay.stop()
+		nw.relay = nil
+	}
+}
+
 // stop closes the tun devices (the kernel removes them) and waits for the
 // relay's goroutines.
 func (r *relay) stop() {

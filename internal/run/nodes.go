@@ -38,6 +38,9 @@ func (c *cellRun) readNodes(ctx context.Context) {
 	}
 	for _, s := range stats {
 		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters}
+		if !s.DiedAt.IsZero() {
+			n.DiedAt = &s.DiedAt
+		}
 		if g := c.nodeGroups[s.Name]; g != nil {
 			n.Limits = &result.Limits{Applied: true, Cgroup: fmt.Sprintf("v%d", limits.Version()), Settings: g.Applied, Evidence: g.Evidence()}
 		}
@@ -108,4 +111,22 @@ func (c *cellRun) wrapNode(node string, cmd *exec.Cmd) error {
 	}
 	c.nodeGroups[node] = g
 	return g.Wrap(cmd)
+}
+
+// nodeDeaths says when each node that died in the run died, from the
+// run's start, and how long the clients stood still past that moment:
+// the stall a node's death cost the cluster that went on without it.
+func nodeDeaths(f *result.File) {
+	t := f.Throughput
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		if n.DiedAt == nil {
+			continue
+		}
+		n.DiedAfterS = n.DiedAt.Sub(t.StartedAt).Seconds()
+		if t.LongestPauseS > 0 && t.PauseFromS+t.LongestPauseS >= n.DiedAfterS {
+			n.StallS = t.LongestPauseS
+		}
+		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("node %s died %.1f s into the run; the cluster went on without it, the clients stood still for %.1f s at most past then", n.Name, n.DiedAfterS, n.StallS))
+	}
 }

@@ -125,6 +125,7 @@ func fillDriver(f *result.File, d *driver.Result) {
 		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
 	}
 	splitCertConflicts(&f.Throughput, f.Nodes)
+	defer nodeDeaths(f)
 	if pause, from := d.LongestPause(); pause > 0 {
 		f.Throughput.LongestPauseS, f.Throughput.PauseFromS = pause.Seconds(), from.Seconds()
 	}

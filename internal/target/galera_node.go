@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -30,6 +31,23 @@ type galeraNode struct {
 	managed
 	name, sock, errorLog string
 	addr                 string
+	// diedAt is when the node's process exited (zero while it runs):
+	// the cluster goes on without it while a majority is left
+	diedAt atomic.Pointer[time.Time]
+}
+
+// gone is true once the node's process has exited.
+func (n *galeraNode) gone() bool { return n.diedAt.Load() != nil }
+
+// alive are the nodes still running.
+func (in *galeraInstance) alive() []*galeraNode {
+	var out []*galeraNode
+	for _, n := range in.nodes {
+		if !n.gone() {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 type galeraInstance struct {
@@ -135,13 +153,22 @@ func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) erro
 		if err := in.startNode(ctx, opt, server, i); err != nil {
 			return err
 		}
-		go func() {
-			<-n.proc.Exited()
-			in.exitOnce.Do(func() { close(in.exited) })
-		}()
+		go in.watchNode(n)
 		logf(opt.Log, "galera node %s (pid %d, %s:3306) Synced", n.name, n.proc.PID(), n.addr)
 	}
 	return in.waitCluster(ctx)
+}
+
+// watchNode records a node's death; the cluster is gone (Exited) once no
+// majority of its nodes is left, since the rest stop taking writes
+// (Galera's quorum): a node killed mid-run leaves a cell that goes on.
+func (in *galeraInstance) watchNode(n *galeraNode) {
+	<-n.proc.Exited()
+	now := time.Now()
+	n.diedAt.Store(&now)
+	if 2*len(in.alive()) <= len(in.nodes) {
+		in.exitOnce.Do(func() { close(in.exited) })
+	}
 }
 
 func chownTree(dir string, cred *syscall.Credential) error {
@@ -257,26 +284,37 @@ func (in *galeraInstance) connect(ctx context.Context) error {
 			return err
 		}
 		conns = append(conns, c)
-		if in.conf.writers == "one" {
-			break
-		}
 	}
-	in.db = sql.OpenDB(&roundRobin{conns: conns})
+	in.db = sql.OpenDB(&roundRobin{conns: conns, spread: in.conf.writers == "all"})
 	in.db.SetMaxIdleConns(dialect.IdleConns)
 	in.ep = proto.TCP(proto.SQL, in.nodes[0].addr, 3306)
 	in.ep.User, in.ep.Password, in.ep.Database, in.ep.Dialect = "shootout", pw, "sbtest", Galera{}.Dialect()
 	return in.db.PingContext(ctx)
 }
 
-// roundRobin hands each new connection to the next node.
+// roundRobin hands each new connection to the next node (spread), or to
+// the first; a node that does not answer passes it on to the next, so
+// the clients of a node that died reconnect to another.
 type roundRobin struct {
-	conns []driver.Connector
-	next  atomic.Uint64
+	conns  []driver.Connector
+	spread bool
+	next   atomic.Uint64
 }
 
 func (r *roundRobin) Connect(ctx context.Context) (driver.Conn, error) {
-	i := r.next.Add(1) - 1
-	return r.conns[i%uint64(len(r.conns))].Connect(ctx)
+	start := uint64(0)
+	if r.spread {
+		start = r.next.Add(1) - 1
+	}
+	var errs []error
+	for k := range uint64(len(r.conns)) {
+		c, err := r.conns[(start+k)%uint64(len(r.conns))].Connect(ctx)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, errors.Join(errs...)
 }
 
 func (r *roundRobin) Driver() driver.Driver { return r.conns[0].Driver() }

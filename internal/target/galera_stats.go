@@ -40,6 +40,8 @@ type NodeStats struct {
 	// window: of the clients' 1213s, the rest are conflicts between nodes.
 	Deadlocks float64
 	Counters  map[string]float64
+	// DiedAt is when the node's process exited, zero while it runs.
+	DiedAt time.Time
 }
 
 // innodbDeadlocks is InnoDB's count of the deadlocks it detected: a
@@ -112,7 +114,7 @@ func (in *galeraInstance) WriteBack(ctx context.Context, limit time.Duration) (W
 	}
 	var left []string
 	var bytes int64
-	for _, n := range in.nodes {
+	for _, n := range in.alive() {
 		wb, err := n.engine().WriteBack(ctx, max(time.Until(deadline), time.Second))
 		if err != nil {
 			return wb, fmt.Errorf("node %s: %w", n.name, err)
@@ -144,7 +146,7 @@ func (in *galeraInstance) waitApplied(ctx context.Context, limit time.Duration) 
 	for {
 		var first string
 		same := true
-		for i, n := range in.nodes {
+		for i, n := range in.alive() {
 			st, err := n.status(ctx)
 			if err != nil {
 				return fmt.Errorf("node %s: %w", n.name, err)
@@ -189,6 +191,10 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 	}
 	var out []NodeStats
 	for i, n := range in.nodes {
+		if died := n.diedAt.Load(); died != nil {
+			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), DiedAt: *died})
+			continue
+		}
 		st, err := n.status(ctx)
 		if err != nil {
 			return out, fmt.Errorf("node %s: %w", n.name, err)
@@ -241,7 +247,11 @@ func (in *galeraInstance) CheckNodes(ctx context.Context) (checked, failures []s
 	if err := in.waitApplied(ctx, time.Minute); err != nil {
 		return nil, nil, err
 	}
-	rows, err := in.nodes[0].db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' ORDER BY TABLE_NAME")
+	nodes := in.alive()
+	if len(nodes) == 0 {
+		return nil, nil, errors.New("no node is left")
+	}
+	rows, err := nodes[0].db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' ORDER BY TABLE_NAME")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,9 +266,9 @@ func (in *galeraInstance) CheckNodes(ctx context.Context) (checked, failures []s
 	}
 	rows.Close()
 	for _, t := range tables {
-		counts := make([]int64, len(in.nodes))
+		counts := make([]int64, len(nodes))
 		var each []string
-		for i, n := range in.nodes {
+		for i, n := range nodes {
 			if err := n.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sbtest.`"+t+"`").Scan(&counts[i]); err != nil {
 				return checked, failures, fmt.Errorf("node %s: %w", n.name, err)
 			}
@@ -307,6 +317,9 @@ func (in *galeraInstance) Stop(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	if in.net != nil {
+		in.net.StopRelay()
+	}
 	if in.netID != "" {
 		// by id: whatever of the network was made, even half
 		if err := netns.Remove(in.netID); err != nil {

@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func (fakeNode) Driver() driver.Driver                          { return nil }
 // TestRoundRobinSpreadsConnections: with writers=all each new connection
 // goes to the next node, so N clients land N/nodes on each.
 func TestRoundRobinSpreadsConnections(t *testing.T) {
-	r := &roundRobin{conns: []driver.Connector{fakeNode{0}, fakeNode{1}, fakeNode{2}}}
+	r := &roundRobin{conns: []driver.Connector{fakeNode{0}, fakeNode{1}, fakeNode{2}}, spread: true}
 	per := make([]int, 3)
 	for range 9 {
 		c, err := r.Connect(context.Background())
@@ -32,6 +33,39 @@ func TestRoundRobinSpreadsConnections(t *testing.T) {
 	}
 	if per[0] != 3 || per[1] != 3 || per[2] != 3 {
 		t.Errorf("9 connections over 3 nodes: %v", per)
+	}
+}
+
+type deadNode struct{}
+
+func (deadNode) Connect(context.Context) (driver.Conn, error) {
+	return nil, errors.New("connection refused")
+}
+func (deadNode) Driver() driver.Driver { return nil }
+
+// TestConnectionsPassOverADeadNode: a node that does not answer passes
+// its connections on to the next one (writers=all), and the first node's
+// clients go to the second when it is gone (writers=one).
+func TestConnectionsPassOverADeadNode(t *testing.T) {
+	r := &roundRobin{conns: []driver.Connector{fakeNode{0}, deadNode{}, fakeNode{2}}, spread: true}
+	per := make([]int, 3)
+	for range 9 {
+		c, err := r.Connect(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		per[c.(nodeConn).node]++
+	}
+	if per[0] != 3 || per[1] != 0 || per[2] != 6 {
+		t.Errorf("9 connections over 3 nodes, the second dead: %v", per)
+	}
+	one := &roundRobin{conns: []driver.Connector{deadNode{}, fakeNode{1}, fakeNode{2}}}
+	if c, err := one.Connect(context.Background()); err != nil || c.(nodeConn).node != 1 {
+		t.Errorf("writers=one with the first node dead: %v, %v", c, err)
+	}
+	all := &roundRobin{conns: []driver.Connector{deadNode{}, deadNode{}}}
+	if _, err := all.Connect(context.Background()); err == nil {
+		t.Error("no node answers, yet a connection")
 	}
 }
 
