@@ -463,16 +463,16 @@ type File struct {
 // wsrep_* status, docs/results.md says which are differences and which
 // averages).
 type Node struct {
-	Name       string             `json:"name"`
-	Address    string             `json:"address"`
-	CPUSeconds float64            `json:"cpu_s"`
-	Deadlocks  float64            `json:"deadlocks"`
+	Name       string  `json:"name"`
+	Address    string  `json:"address"`
+	CPUSeconds float64 `json:"cpu_s"`
+	Deadlocks  float64 `json:"deadlocks"`
 	// DiedAt is when the node died (a node killed mid-run: the cluster
 	// went on without it), DiedAfterS the same from the run's start,
 	// StallS the clients' longest pause that lasted past that moment.
-	DiedAt     *time.Time `json:"died_at,omitempty"`
-	DiedAfterS float64    `json:"died_after_s,omitempty"`
-	StallS     float64    `json:"stall_s,omitempty"`
+	DiedAt     *time.Time         `json:"died_at,omitempty"`
+	DiedAfterS float64            `json:"died_after_s,omitempty"`
+	StallS     float64            `json:"stall_s,omitempty"`
 	Counters   map[string]float64 `json:"counters,omitempty"`
 	// Limits are the node's own cgroup (a cluster under --memory, --cpus,
 	// --iops: each node under the limits one server gets): the files
