@@ -12,7 +12,7 @@ func captureCmd() *cobra.Command {
 	var cc capture.CLI
 	c := &cobra.Command{
 		Use:   capture.Use,
-		Short: "Record what an application sends its database server, through a proxy of shootout's own; show a capture",
+		Short: "Record what an application sends its server (a proxy or a log); show a capture",
 		Long:  capture.Long,
 		Args:  cobra.ArbitraryArgs, // capture.CLI.Run takes the FILE of an optional flag's value
 		RunE: func(cmd *cobra.Command, args []string) error {

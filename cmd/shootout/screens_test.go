@@ -91,6 +91,12 @@ func TestReadmeCommandsDryRun(t *testing.T) {
 	writeGzip(t, filepath.Join(dir, "mydb.sql.gz"), "CREATE TABLE `help_topic` (\n  `help_topic_id` int NOT NULL,\n"+
 		"  `name` varchar(64) NOT NULL,\n  `description` text,\n  PRIMARY KEY (`help_topic_id`)\n) ENGINE=Aria;\n"+
 		"INSERT INTO `help_topic` VALUES (1,'a','b');\n")
+	// and the capture its replay line names: one session of one query
+	os.WriteFile(filepath.Join(dir, "app.capture"), []byte(
+		`{"type":"header","format":"shootout-capture","version":1,"protocol":"mysql","start_ns":1000}`+"\n"+
+			`{"type":"open","session":1,"at_ns":1000}`+"\n"+
+			`{"type":"command","session":1,"seq":1,"kind":"query","text":"SELECT 1","start_ns":2000,"end_ns":3000,"rows":1}`+"\n"+
+			`{"type":"end","at_ns":9000}`+"\n"), 0o644)
 	ran := 0
 	for _, c := range cmds {
 		args := c.args[1:]
