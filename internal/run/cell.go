@@ -145,6 +145,9 @@ func (c *cellRun) failed(err error) error {
 	if oom != "" {
 		cause = oom + "; it " + cause
 	}
+	if kept := c.keepServerLog(); kept != "" {
+		cause += "; " + kept
+	}
 	return fmt.Errorf("%s died: %s (the cell was at: %v)", c.t.Name(), cause, err)
 }
 

@@ -171,13 +171,14 @@ type Mortal interface {
 	// Exited closes when the server process exits.
 	Exited() <-chan struct{}
 	// Death says how it ended — the signal that killed it or its exit
-	// status — with the last lines of its log; "" while it runs.
+	// status — with what its log says of why (a crash report's signal,
+	// query and stack, else the last lines); "" while it runs.
 	Death() string
 }
 
 func (m *managed) Exited() <-chan struct{} { return m.proc.Exited() }
 
-// death describes how the process ended, with the tail of logFile.
+// death describes how the process ended, with what logFile says of why.
 func (m *managed) death(logFile string) string {
 	if m.proc == nil || m.proc.running() {
 		return ""
@@ -196,8 +197,8 @@ func (m *managed) death(logFile string) string {
 	} else if m.proc.err == nil {
 		how = "exited with status 0"
 	}
-	if t := tail(logFile, 5); t != "" {
-		how += "; its log ends: " + lastLines(t, 5)
+	if s := logSummary(logFile); s != "" {
+		how += "; " + s
 	}
 	return how
 }
