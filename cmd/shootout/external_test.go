@@ -78,6 +78,11 @@ func TestExternalDatabaseIsNeverHarmed(t *testing.T) {
 	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM fresh."+workload.MarkerTable+" WHERE fingerprint LIKE '2000/seed1/%'").Scan(&marked); err != nil || marked != 1 {
 		t.Fatalf("the marker must name sbtest1 as shootout's: %d rows, %v", marked, err)
 	}
+	// prepared again: one line says so, not the load's and prepare's both
+	stdout, stderr, code = shootout(t, nil, "prepare", "--target", url("fresh"), "--workload", "oltp_read_only", "--dataset", "2000")
+	if said := strings.TrimSpace(stdout + stderr); code != 0 || strings.Count(said, "\n") != 0 || !strings.Contains(said, "nothing to do") {
+		t.Fatalf("prepare of a database that holds the dataset: exit %d, want one line saying there is nothing to do:\n%s", code, said)
+	}
 	out = filepath.Join(work, "reused")
 	stdout, stderr, code = shootout(t, nil, "run", "--targets", url("fresh"), "--workload", "oltp_read_only", "--dataset", "2000",
 		"--duration", "1s", "--out", out)

@@ -91,6 +91,9 @@ func (r *Runner) cell(ctx context.Context, res *plan.Resolved, cell result.Cell,
 	if err := c.load(ctx); err != nil {
 		return err
 	}
+	if c.f.Load.Reused {
+		logf(c.Log, "dataset %s already loaded on %s: reused", c.ds.Name, c.t.Name())
+	}
 	if err := c.settleLoad(ctx); err != nil {
 		return err
 	}

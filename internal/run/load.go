@@ -30,8 +30,8 @@ func (c *cellRun) load(ctx context.Context) error {
 		c.f.Target.App = a.Version()
 	}
 	if stats.Reused {
+		// the caller says so: a cell in its log, prepare in its summary
 		c.f.Load.Reused = true
-		logf(c.Log, "dataset %s already loaded on %s: reused", c.ds.Name, c.t.Name())
 		return nil
 	}
 	for _, n := range stats.Notes {
