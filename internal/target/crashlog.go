@@ -125,3 +125,14 @@ func logSummary(logFile string) string {
 	}
 	return ""
 }
+
+// ServerLog is the log of the first node that is gone, the one Death
+// names ("" while every node runs).
+func (in *galeraInstance) ServerLog() string {
+	for _, n := range in.nodes {
+		if n.proc != nil && !n.proc.running() {
+			return n.errorLog
+		}
+	}
+	return ""
+}

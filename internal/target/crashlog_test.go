@@ -3,8 +3,11 @@ package target
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // a MariaDB 10.11 crash report in a connection's thread, as its error log
@@ -66,5 +69,31 @@ func TestKeepLogKeepsTheEnd(t *testing.T) {
 	first, rest, _ := strings.Cut(string(b), "\n")
 	if !strings.Contains(first, "left out") || rest != crashLog {
 		t.Fatalf("kept log starts %q and must hold the whole crash report and nothing of a cut line:\n%s", first, b)
+	}
+}
+
+// TestGaleraKeepsTheDeadNodesLog: of a cluster whose second node crashed
+// (a real process killed by SIGSEGV), Death quotes that node's crash report
+// and ServerLog is that node's log, not the first one's.
+func TestGaleraKeepsTheDeadNodesLog(t *testing.T) {
+	dir := t.TempDir()
+	in := &galeraInstance{}
+	for i, script := range []string{"sleep 30", "kill -SEGV $$"} {
+		p, err := StartProcess(ServerCmd(nil, "sh", "-c", script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Stop(syscall.SIGKILL, time.Second)
+		n := &galeraNode{name: "n" + strconv.Itoa(i+1), errorLog: filepath.Join(dir, strconv.Itoa(i)+".log")}
+		n.proc = p
+		os.WriteFile(n.errorLog, []byte(crashLog), 0o644)
+		in.nodes = append(in.nodes, n)
+	}
+	<-in.nodes[1].proc.Exited()
+	if got := in.ServerLog(); got != in.nodes[1].errorLog {
+		t.Errorf("ServerLog = %q, want the dead node's %q", got, in.nodes[1].errorLog)
+	}
+	if d := in.Death(); !strings.HasPrefix(d, "galera node n2 was killed by signal 11") || !strings.Contains(d, "its crash report: 261128") {
+		t.Errorf("Death = %q, want n2's signal and its crash report", d)
 	}
 }
