@@ -2,100 +2,120 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"shootout/internal/limits"
 	"shootout/internal/plan"
+	"shootout/internal/report"
 	"shootout/internal/result"
-	"shootout/internal/target"
-	"shootout/internal/testenv"
 )
 
-// reducedStudies are the preset studies cut to test size. Where a study
-// caps memory, the reduced dataset keeps its memory-to-data ratio: seed
-// 004's 10 M rows in 3G with 1G caches become 1.25 M rows in 384M with
-// 128M caches (the server's fixed share does not shrink, so this is the
-// harder case), 50 clients become 13, on the seed's ssd model. The
-// redmine study keeps its small set at the seed's 1G with its heaviest
-// condition, 4 clients beside an x4 neighbour on the seed's hdd model; the
-// shop study every engine and build with the seed's 20 clients. The
-// default study's repeats are the plan's (TestAutoRepeat… and the plan's
-// tests check them); one here.
-var reducedStudies = map[string]func(p *plan.Plan){
-	"default": func(p *plan.Plan) {
-		p.Datasets, p.Duration, p.Interval, p.Repeat = []string{"20000"}, "3s", "0s", "1"
-	},
-	"sysbench": func(p *plan.Plan) {
-		p.Datasets, p.Memory, p.Clients, p.Duration, p.Interval = []string{"1250000"}, "384M", []int{13}, "8s", "0s"
-		p.Settings = map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "128M"},
-			"mariadb-rocksdb": {"rocksdb_block_cache_size": "128M"}}
-	},
-	"redmine": func(p *plan.Plan) {
-		p.Datasets, p.Clients, p.Neighbour, p.Duration, p.Interval = []string{"small"}, []int{4}, []string{"x4"}, "4s", "0s"
-	},
-	// the seed's 20 clients in its 4G, each walking the first 5 pages
-	"shop": func(p *plan.Plan) {
-		p.Datasets, p.Reps, p.Interval = []string{"2000"}, 5, "0s"
-	},
-	// the seed's 100 clients, every path and allocator, a read each
-	"kv": func(p *plan.Plan) {
-		p.Datasets, p.Interval = []string{"20000"}, "0s"
-		p.Params = map[string]string{"id_count": "2000", "rounds": "1"}
-	},
-}
-
-// TestStudiesAtReducedScale runs every preset study's matrix, cut down, on
-// every target it names: each cell must run to the end, and none may
-// have been near the OOM killer.
-func TestStudiesAtReducedScale(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real servers")
-	}
-	requireLimits(t)
+// Whole studies are make studies' (every study's --quick on real
+// servers); here each preset study's own plan runs end to end on fakes:
+// its matrix resolved as a user's run resolves it, every cell run in the
+// plan's order, and the report's tables drawn from the files with the
+// study's baseline. What only a real server shows of a study (the sizing
+// fitting a memory cap, kv's reads from memory, the engines each study
+// names) has its own short real cell: TestInnoDBIndexBuildFitsTheSizedCap,
+// TestMemoryCapLimitsThePageCache, TestKVReadsOnEveryServerAndPath,
+// TestShopOnEveryEngine, TestRedmineOnEveryServer.
+func TestStudyPlansRunOnTheFakeTarget(t *testing.T) {
 	for _, s := range plan.Studies {
-		reduce, ok := reducedStudies[s.Name]
-		if !ok {
-			t.Errorf("study %s has no reduced form here: add one", s.Name)
-			continue
-		}
 		t.Run(s.Name, func(t *testing.T) {
-			p := s.Plan
-			reduce(&p)
-			for _, name := range p.Targets {
-				tg, err := target.Lookup(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				testenv.RequireTarget(t, tg)
-			}
-			res, err := p.Resolve(plan.Options{})
+			res, err := s.Plan.Resolve(plan.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open()}
-			defer r.Ledger.Close()
+			want := fakeStudy(t, res)
+			r, log := fakeRunner(t)
 			var files []*result.File
 			r.OnCell = func(f *result.File) { files = append(files, f) }
-			if _, err := r.Matrix(context.Background(), res); err != nil {
-				t.Fatal(err)
+			sum, err := r.Matrix(context.Background(), res)
+			if err != nil || sum.Ran != len(res.Cells) || len(files) != len(res.Cells) {
+				t.Fatalf("%d of %d cells ran (%d files): %v\n%s", sum.Ran, len(res.Cells), len(files), err, log)
 			}
-			if len(files) != len(res.Cells) {
-				t.Fatalf("%d of %d cells ran", len(files), len(res.Cells))
+			for i, f := range files {
+				if !f.OK() || f.Cell.ID != res.Cells[i].ID {
+					t.Errorf("cell %d: %s %s", i, f.Cell.ID, f.Status)
+				}
 			}
-			for _, f := range files {
-				if !f.OK() {
-					t.Errorf("%s: %s", f.Cell.ID, f.Status)
-					continue
-				}
-				ev := f.Limits.Evidence
-				if n, _ := strconv.Atoi(ev["memory.oom_kill"]); n > 0 {
-					t.Errorf("%s: the OOM killer ran in the window (%s)", f.Cell.ID, ev["memory.oom_kill"])
-				}
-				if ev["memory.limit_in_bytes"] != "" {
-					t.Logf("%s: %.0f tps, peak memory %s of %s", f.Cell.ID, f.Throughput.TPS, ev["memory.max_usage_in_bytes"], ev["memory.limit_in_bytes"])
+			var out strings.Builder
+			report.Terminal(&out, files, res.Baseline)
+			for _, name := range want {
+				if !strings.Contains(out.String(), name) {
+					t.Errorf("the report does not name %s:\n%s", name, out.String())
 				}
 			}
 		})
+	}
+}
+
+// fakeStudy puts res's cells on fakes named as the study's targets, with
+// the fake workload on a small dataset per study dataset (kept apart), and
+// short cells. The conditions only a managed server takes (a modelled
+// disk, a memory cap, a neighbour's fio) stay with their own tests: cells
+// with a neighbour are dropped, the others keep their identity. It returns
+// the targets the report must name.
+func fakeStudy(t *testing.T, res *plan.Resolved) []string {
+	t.Helper()
+	var names []string
+	fakes := map[string]bool{}
+	res.Targets = res.Targets[:0]
+	res.Duration, res.Interval = 50*time.Millisecond, 0
+	sets := map[string]string{}
+	var cells []result.Cell
+	for _, c := range res.Cells {
+		if n := c.Conditions.Neighbour; n != "" && n != "0" {
+			continue
+		}
+		if !fakes[c.Target] {
+			fakes[c.Target] = true
+			names = append(names, c.Target)
+			res.Targets = append(res.Targets, &fakeTarget{name: c.Target, script: fakeScript{latency: time.Millisecond}})
+		}
+		if sets[c.Dataset] == "" {
+			sets[c.Dataset] = fmt.Sprint(100 + len(sets))
+		}
+		c.Workload, c.Dataset, c.Duration, c.Reps = "fake", sets[c.Dataset], "50ms", 0
+		c.Conditions.Disk, c.Conditions.MemoryBytes, c.Conditions.Interval = "", 0, "0s"
+		// the workload's parameters (kv's paths) keep the cells apart
+		// by their ids; the fake takes none
+		c.ID, c.Params = plan.CellID(c), nil
+		cells = append(cells, c)
+	}
+	if len(cells) == 0 {
+		t.Fatal("the study has no cell without a neighbour")
+	}
+	res.Cells = cells
+	return names
+}
+
+// The sysbench study's one real-server fact no other test shows: its
+// sizing (the seed's 1G caches in its 3G, a third) fits under the memory
+// cap with the caches full, on both its engines, the OOM killer never near.
+// Scaled down: 96M caches in 288M, 400k rows (about 100 MB) overflowing
+// them, the server's fixed share as large as ever, so the harder case.
+func TestSysbenchStudySizingFitsItsMemoryCap(t *testing.T) {
+	requireLimits(t)
+	requireTargets(t, "mariadb-innodb", "mariadb-rocksdb")
+	p := &plan.Plan{Name: "sizing", Targets: []string{"mariadb-innodb", "mariadb-rocksdb"}, Workloads: []string{"oltp_read_write"},
+		Datasets: []string{"400000"}, Clients: []int{13}, Duration: "3s", Interval: "0s", Memory: "288M",
+		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "96M"},
+			"mariadb-rocksdb": {"rocksdb_block_cache_size": "96M"}}}
+	r := &Runner{Ledger: limits.Open()}
+	defer r.Ledger.Close()
+	for _, f := range runPlan(t, p, r, 2) {
+		ev := f.Limits.Evidence
+		if !f.OK() {
+			t.Errorf("%s: %s", f.Cell.ID, f.Status)
+		}
+		if n, _ := strconv.Atoi(ev["memory.oom_kill"]); n > 0 || ev["memory.limit_in_bytes"] == "" {
+			t.Errorf("%s: OOM kills %q, limit %q", f.Cell.ID, ev["memory.oom_kill"], ev["memory.limit_in_bytes"])
+		}
+		t.Logf("%s: %.0f tps, peak memory %s of %s", f.Cell.ID, f.Throughput.TPS, ev["memory.max_usage_in_bytes"], ev["memory.limit_in_bytes"])
 	}
 }
