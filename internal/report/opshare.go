@@ -21,7 +21,10 @@ import (
 // whole run's time. The whole run's time on a target is the baseline's
 // count of each operation times the target's mean: the same statements,
 // as a replay sends them, and a fair sum where a timed run's counts
-// differ with its speed.
+// differ with its speed. A statement a target never completed is left
+// out of that target's whole and of the baseline's it is compared with:
+// both sides sum the same statements, and the headline names the ones
+// left out.
 
 // opLine is one operation of the comparison; its maps are per target.
 type opLine struct {
@@ -41,8 +44,26 @@ type opCompare struct {
 	title, label, base string
 	others             []string
 	lines              []*opLine
-	whole              map[string]float64 // ms: the baseline's counts × each target's means
+	whole              map[string]float64 // ms: the baseline's counts × each target's means (the baseline's over all it ran)
+	baseWhole          map[string]float64 // ms: the baseline's whole over the statements the target ran
 	mark               map[string]string  // noise mark of each target's whole ratio
+}
+
+// sameWhole is the relative difference under which two wholes are the
+// same: no headline names statements for it, and no share divides by it
+// (a difference near zero makes any share meaningless).
+const sameWhole = 0.005
+
+// noDifference is whether t's whole is within sameWhole of the
+// baseline's over the same statements.
+func (c *opCompare) noDifference(t string) bool {
+	b := c.baseWhole[t]
+	return math.Abs(c.whole[t]-b) < sameWhole*b
+}
+
+// both is whether l counts in t's whole: the baseline and t ran it.
+func (c *opCompare) both(l *opLine, t string) bool {
+	return l.count[c.base] > 0 && l.count[t] > 0
 }
 
 // statementGroup is whether g's workload registered the per-statement
@@ -92,7 +113,7 @@ func opFigures(fs []*result.File, op string) (count int64, mean, p50, p99 float6
 // difference first; nil when the baseline ran no operation there.
 func compareOps(g *group, base, label string) *opCompare {
 	c := &opCompare{title: g.title, label: label, base: base, others: without(g.targets, base),
-		whole: map[string]float64{}, mark: map[string]string{}}
+		whole: map[string]float64{}, baseWhole: map[string]float64{}, mark: map[string]string{}}
 	for _, op := range opsOf(g.files) {
 		l := &opLine{op: op, count: map[string]int64{}, mean: map[string]float64{}, p50: map[string]float64{},
 			p99: map[string]float64{}, mark: map[string]string{}, diff: map[string]float64{}, share: map[string]float64{}}
@@ -115,19 +136,24 @@ func compareOps(g *group, base, label string) *opCompare {
 	return c
 }
 
-// wholes sums each target's whole run over the operations both it and
-// the baseline ran, and marks its ratio from the repeats; it returns
-// the baseline's.
+// wholes sums each target's whole run, and the baseline's it is
+// compared with, over the operations both it and the baseline ran; it
+// returns the baseline's over all it ran.
 func (c *opCompare) wholes(base string) float64 {
-	for _, t := range append([]string{base}, c.others...) {
-		for _, l := range c.lines {
-			if l.count[base] > 0 && l.count[t] > 0 {
-				c.whole[t] += float64(l.count[base]) * l.mean[t]
-				l.diff[t] = float64(l.count[base]) * (l.mean[t] - l.mean[base])
+	all := 0.0
+	for _, l := range c.lines {
+		n := float64(l.count[base])
+		all += n * l.mean[base]
+		for _, t := range c.others {
+			if c.both(l, t) {
+				c.whole[t] += n * l.mean[t]
+				c.baseWhole[t] += n * l.mean[base]
+				l.diff[t] = n * (l.mean[t] - l.mean[base])
 			}
 		}
 	}
-	return c.whole[base]
+	c.whole[base] = all
+	return all
 }
 
 // order computes each operation's share of each target's difference
@@ -135,11 +161,12 @@ func (c *opCompare) wholes(base string) float64 {
 // difference first.
 func (c *opCompare) order() {
 	for _, t := range c.others {
-		d := c.whole[t] - c.whole[c.base]
+		if c.noDifference(t) {
+			continue
+		}
+		d := c.whole[t] - c.baseWhole[t]
 		for _, l := range c.lines {
-			if d != 0 {
-				l.share[t] = l.diff[t] / d
-			}
+			l.share[t] = l.diff[t] / d
 		}
 	}
 	for _, l := range c.lines {
@@ -157,47 +184,53 @@ func (c *opCompare) order() {
 }
 
 // markWholes tests each target's whole ratio on the repeats: each
-// repeat's sum of the baseline's counts × its own means.
+// repeat's sum of the baseline's counts × its own means, on both sides
+// over the statements the target's whole has.
 func (c *opCompare) markWholes(g *group) {
-	counts := map[string]int64{}
-	for _, l := range c.lines {
-		counts[l.op] = l.count[c.base]
-	}
-	sample := func(t string) []float64 {
-		var xs []float64
-		for _, f := range pick(g.files, t, c.label) {
-			if !f.OK() {
-				continue
+	for _, t := range c.others {
+		counts := map[string]int64{}
+		for _, l := range c.lines {
+			if c.both(l, t) {
+				counts[l.op] = l.count[c.base]
 			}
-			sum := 0.0
-			for op, n := range counts {
-				if o, ok := f.Ops[op]; ok {
-					_, m, _, _ := wholeOp(o)
+		}
+		c.mark[t] = noiseMark(c.wholeSample(g, c.base, counts), c.wholeSample(g, t, counts))
+	}
+}
+
+// wholeSample is each of t's successful repeats' sum of counts × its
+// means (a statement a repeat never completed has no mean).
+func (c *opCompare) wholeSample(g *group, t string, counts map[string]int64) []float64 {
+	var xs []float64
+	for _, f := range pick(g.files, t, c.label) {
+		if !f.OK() {
+			continue
+		}
+		sum := 0.0
+		for op, n := range counts {
+			if o, ok := f.Ops[op]; ok {
+				if k, m, _, _ := wholeOp(o); k > 0 {
 					sum += float64(n) * m
 				}
 			}
-			xs = append(xs, sum)
 		}
-		return xs
+		xs = append(xs, sum)
 	}
-	bs := sample(c.base)
-	for _, t := range c.others {
-		c.mark[t] = noiseMark(bs, sample(t))
-	}
+	return xs
 }
 
 // headline says how much longer the whole run took on t and which
 // operations (their numbers in the table, 1 first) make most of it:
 // the fewest that make 80% of the difference, at most 5.
 func (c *opCompare) headline(t string) string {
-	b, w := c.whole[c.base], c.whole[t]
-	if w == 0 {
+	b, w := c.baseWhole[t], c.whole[t]
+	if w == 0 || b == 0 {
 		return fmt.Sprintf("on %s no statement the baseline ran was timed", t)
 	}
-	s := fmt.Sprintf("on %s the run took %.2f×%s %s's time", t, w/b, c.mark[t], c.base)
+	s := fmt.Sprintf("on %s the run took %.2f×%s %s's time%s", t, w/b, c.mark[t], c.base, c.missingText(t))
 	d := w - b
-	if math.Abs(d) < 0.005*b {
-		return s
+	if c.noDifference(t) {
+		return s + "; ~ no difference"
 	}
 	idx := make([]int, len(c.lines))
 	for i := range idx {
@@ -218,6 +251,25 @@ func (c *opCompare) headline(t string) string {
 		what = "the time saved"
 	}
 	return fmt.Sprintf("%s; %.0f%% of %s is %s (%s)", s, 100*sum, what, statementsText(len(nums)), strings.Join(nums, ", "))
+}
+
+// missingText names the statements the baseline ran and t never
+// completed (their numbers, at most 5): they are left out of both
+// sides of t's comparison.
+func (c *opCompare) missingText(t string) string {
+	var nums []string
+	for i, l := range c.lines {
+		if l.count[c.base] > 0 && l.count[t] == 0 {
+			nums = append(nums, fmt.Sprintf("#%d", i+1))
+		}
+	}
+	switch {
+	case len(nums) == 0:
+		return ""
+	case len(nums) > 5:
+		nums = append(nums[:5], fmt.Sprintf("and %d more", len(nums)-5))
+	}
+	return fmt.Sprintf(" over the statements both ran (%s never completed on %s, left out of both)", strings.Join(nums, ", "), t)
 }
 
 func statementsText(n int) string {
@@ -263,7 +315,7 @@ func (c *opCompare) ratioText(l *opLine, t string) string {
 }
 
 func (c *opCompare) shareText(l *opLine, t string) string {
-	if l.count[t] == 0 || l.count[c.base] == 0 || c.whole[t] == c.whole[c.base] {
+	if !c.both(l, t) || c.noDifference(t) {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f%%", 100*l.share[t])
@@ -286,6 +338,23 @@ func (c *opCompare) countNotes() []string {
 		for _, t := range c.others {
 			if l.count[t] != l.count[c.base] {
 				out = append(out, fmt.Sprintf("#%d: %s ran it %d times, %s %d", i+1, t, l.count[t], c.base, l.count[c.base]))
+			}
+		}
+	}
+	return out
+}
+
+// shareNotes explain the shares beyond ±100% of a target: statements
+// faster there offset those slower, so the net difference is smaller
+// than some statements' parts of it.
+func (c *opCompare) shareNotes() []string {
+	var out []string
+	for _, t := range c.others {
+		for _, l := range c.lines {
+			if math.Abs(l.share[t]) > 1 {
+				out = append(out, fmt.Sprintf("on %s shares beyond ±100%%: statements faster there offset those slower; the net difference is %.1f ms of %.1f ms",
+					t, c.whole[t]-c.baseWhole[t], c.baseWhole[t]))
+				break
 			}
 		}
 	}
@@ -316,7 +385,7 @@ func writeOpTables(w io.Writer, width int, g *group, base string) {
 		if n := len(c.lines) - opTableRows; n > 0 {
 			fmt.Fprintf(w, "  and %d more statements (the HTML report and CSV have them all)\n", n)
 		}
-		for _, n := range c.countNotes() {
+		for _, n := range append(c.countNotes(), c.shareNotes()...) {
 			note(w, width, "  ", n)
 		}
 		note(w, width, "  ", "n = "+base+"'s count, p50/p99 in ms; "+noiseLegend)
@@ -386,6 +455,7 @@ func opSection(g *group, base string) section {
 			lines = append(lines, c.headline(t))
 		}
 		lines = append(lines, c.countNotes()...)
+		lines = append(lines, c.shareNotes()...)
 		sec.Figures = append(sec.Figures, figure{Heading: "clients/load " + label, Caption: strings.Join(lines, ". "),
 			Table: &table{Groups: groups, Head: head, Rows: rows}})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -143,5 +144,62 @@ func TestAClippedStatementIsShownWhole(t *testing.T) {
 	Terminal(&b, stmtFiles(1, map[string][3]float64{long: {10, 1, 2}, "begin": {10, 1, 1}}), "base-engine")
 	if !strings.Contains(b.String(), "  #1 "+long+"\n") || strings.Contains(b.String(), "  #2 begin\n") {
 		t.Errorf("the clipped statement #1, and only it, should be written whole under the table:\n%s", b.String())
+	}
+}
+
+// A statement a target never completed is left out of both sides of
+// its comparison, and the headline names it: a target twice as slow on
+// everything it ran reads 2.00×, not the baseline's whole against a
+// part of the run, and no share divides by a difference near zero.
+func TestAStatementATargetNeverRanIsLeftOutOfBothSides(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	files := stmtFiles(4, map[string][3]float64{
+		"select v from log where n = ?":     {1000, 0.1, 0.2},
+		"select * from big where k in (?+)": {100, 1, 1},
+	})
+	for _, f := range files {
+		if f.Cell.Target == "other-engine" {
+			o := f.Ops["select * from big where k in (?+)"]
+			o.Snapshot.Count, o.Untrimmed.Count = 0, 0
+			f.Ops["select * from big where k in (?+)"] = o
+		}
+	}
+	var b bytes.Buffer
+	Terminal(&b, files, "base-engine")
+	out := b.String()
+	want := "on other-engine the run took 2.00× base-engine's time over the statements both ran (#2 never completed on other-engine, left out of both); 100% of that is this statement (#1)"
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+		t.Errorf("no headline %q:\n%s", want, out)
+	}
+	for _, m := range regexp.MustCompile(`(-?\d+)%`).FindAllStringSubmatch(out, -1) {
+		if n, _ := strconv.Atoi(m[1]); n < -100 || n > 100 {
+			t.Errorf("a share of %s%%:\n%s", m[1], out)
+		}
+	}
+}
+
+// Two targets as fast as each other get no shares: a difference near
+// zero would make any share meaningless.
+func TestNoShareOfNoDifference(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	var b bytes.Buffer
+	Terminal(&b, stmtFiles(4, map[string][3]float64{"select a": {100, 1, 1.001}, "select b": {100, 1, 0.999}}), "base-engine")
+	out := b.String()
+	if !strings.Contains(out, "1.00×~ base-engine's time; ~ no difference") || regexp.MustCompile(`#\d  select .*\d%`).MatchString(out) {
+		t.Errorf("the same whole should read '~ no difference' with no shares:\n%s", out)
+	}
+}
+
+// Shares beyond ±100%, where statements faster on a target offset
+// slower ones, are explained under the table.
+func TestSharesBeyondAHundredPercentAreExplained(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	var b bytes.Buffer
+	// select a 100 ms slower, select b 90 ms faster: 10 ms net, 1000% and -900%
+	Terminal(&b, stmtFiles(4, map[string][3]float64{"select a": {100, 1, 2}, "select b": {100, 1, 0.1}}), "base-engine")
+	out := strings.Join(strings.Fields(b.String()), " ")
+	if !regexp.MustCompile(`#1 select a .* 1000% .*#2 select b .* -900%`).MatchString(out) ||
+		!strings.Contains(out, "on other-engine shares beyond ±100%: statements faster there offset those slower; the net difference is 10.") {
+		t.Errorf("shares of 1000%% and -900%% should be explained under the table:\n%s", b.String())
 	}
 }
