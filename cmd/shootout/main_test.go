@@ -132,6 +132,9 @@ func TestBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--param", "ids=" + idsWord}, "ids.txt:3: \"three\" is not an id"},
 		{[]string{"run", "--targets", "mariadb-innodb", "--workload", "kv", "--dataset", "1000", "--param", "ids=" + idsPast}, "past.txt:2: id 2000 is not in the dataset"},
 		{[]string{"run", "--targets", "redis://:hunter2@10.1.2.3:6379", "--workload", "kv"}, "not a loopback address"},
+		// pgx takes the whole URL: its query's host beats the authority's
+		{[]string{"run", "--targets", "postgres://u@127.0.0.1:5432/db?host=10.1.2.3&port=5433&password=hunter2", "--workload", "oltp_point_select"}, `host "10.1.2.3"`},
+		{[]string{"run", "--targets", "postgres://u@127.0.0.1:1/db?password=hunter2&sslmode=disable", "--workload", "oltp_point_select"}, "password=***"},
 		// named as the user typed it: a flag here, a plan key in a file
 		{[]string{"run", "--targets", "sqlite", "--workload", "oltp_read_write", "--neighbour", "25%", "--dry-run"}, "give --iops (the disk's cap, e.g. 100) or --disk (a disk model)"},
 	}
@@ -301,3 +304,45 @@ func TestExternalServerPasswordNeverStored(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestExternalPostgresQueryPasswordNeverStored: libpq's URL also takes the
+// password as ?password=, which the target's name must mask like user:pass@.
+func TestExternalPostgresQueryPasswordNeverStored(t *testing.T) {
+	tg, _ := target.Lookup("postgres")
+	testenv.RequireTarget(t, tg)
+	work := testenv.WorkDir(t)
+	ctx := context.Background()
+	inst, err := tg.Start(ctx, target.StartOptions{WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(ctx)
+	db := inst.(target.SQLInstance).DB()
+	for _, q := range []string{"CREATE ROLE ext LOGIN PASSWORD 'S3cretPw'", "CREATE DATABASE extdb OWNER ext"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := "postgres://ext@" + inst.Endpoint().Address + "/extdb?sslmode=disable&password=S3cretPw"
+	out := filepath.Join(work, "results")
+	stdout, stderr, code := shootout(t, nil, "run", "--targets", url, "--workload", "oltp_point_select", "--dataset", "1000", "--clients", "1", "--duration", "1s", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files, err := result.ReadDir(out)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%v %d files", err, len(files))
+	}
+	if !strings.Contains(files[0].Cell.Target, "password=***") {
+		t.Errorf("target not masked: %q", files[0].Cell.Target)
+	}
+	filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
+		if b, _ := os.ReadFile(p); err == nil && !info.IsDir() && strings.Contains(string(b), "S3cretPw") {
+			t.Errorf("%s holds the password", p)
+		}
+		return nil
+	})
+	if strings.Contains(stdout+stderr, "S3cretPw") {
+		t.Error("password printed")
+	}
+}

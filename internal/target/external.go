@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
@@ -87,11 +88,35 @@ func ParseExternal(raw string) (Target, error) {
 		if q.Has("engine") {
 			return nil, fmt.Errorf("target %s: engine= is for MariaDB URLs only", e.display)
 		}
+		if err := checkPostgresHosts(raw, e.display); err != nil {
+			return nil, err
+		}
 		e.dsn = raw
 	default:
 		return nil, fmt.Errorf("target %s: scheme %q is not mysql://, postgres://, redis://, tarantool:// or memcached://", e.display, u.Scheme)
 	}
 	return e, nil
+}
+
+// checkPostgresHosts applies the loopback rule to every host pgx would
+// dial: the URL goes to pgx whole, and its ?host= and ?port=, a service
+// (?service=) or PGHOST can name hosts that URL's authority does not.
+// A unix socket directory is on this machine.
+func checkPostgresHosts(raw, display string) error {
+	cfg, err := pgconn.ParseConfig(raw)
+	if err != nil {
+		return fmt.Errorf("target %s: %s", display, scrubSecrets(err.Error(), raw))
+	}
+	hosts := []string{cfg.Host}
+	for _, fb := range cfg.Fallbacks {
+		hosts = append(hosts, fb.Host)
+	}
+	for _, h := range hosts {
+		if !strings.HasPrefix(h, "/") && !isLoopback(h) {
+			return fmt.Errorf("target %s: host %q (from the URL's host, ?host=, ?service= or PGHOST) is not a loopback address; shootout only loads servers on this machine (127.0.0.1, ::1, localhost or a unix socket directory)", display, h)
+		}
+	}
+	return nil
 }
 
 func isLoopback(host string) bool {
@@ -108,6 +133,14 @@ func Redact(raw string) string { return proto.Redact(raw) }
 // redactErr removes a password that url.Parse echoed into its error.
 func redactErr(err error, raw string) string {
 	return strings.ReplaceAll(err.Error(), raw, Redact(raw))
+}
+
+// scrubSecrets masks every password the URL raw carries in msg.
+func scrubSecrets(msg, raw string) string {
+	for _, p := range proto.Secrets(raw) {
+		msg = strings.ReplaceAll(msg, p, "***")
+	}
+	return msg
 }
 
 func (e *External) Name() string { return e.display }
@@ -147,12 +180,7 @@ func (e *External) Start(ctx context.Context, opt StartOptions) (Instance, error
 
 // scrub keeps a driver error that quotes the DSN from leaking the password.
 func (e *External) scrub(err error) string {
-	msg := err.Error()
-	if u, perr := url.Parse(e.dsn); perr == nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			msg = strings.ReplaceAll(msg, p, "***")
-		}
-	}
+	msg := scrubSecrets(err.Error(), e.dsn)
 	if e.flavor == dialect.MySQL {
 		if cfg, perr := mysql.ParseDSN(e.dsn); perr == nil && cfg.Passwd != "" {
 			msg = strings.ReplaceAll(msg, cfg.Passwd, "***")
