@@ -83,11 +83,11 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 	cpu0 := selfCPU()
 	cfg := req.config(w.Ops())
 	cfg.OnSlice = onSlice
-	res, err := driver.Run(ctx, cfg, connect)
+	res, runErr := driver.Run(ctx, cfg, connect)
 	if res == nil {
-		return nil, err
+		return nil, runErr
 	}
-	raw, err := res.Raw()
+	raw, err := res.Raw(runErr)
 	if err != nil {
 		return nil, err
 	}

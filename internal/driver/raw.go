@@ -25,6 +25,9 @@ type Raw struct {
 	Statements      []workload.StatementStat `json:"statements"`
 	ScheduleLagNs   int64                    `json:"schedule_lag_ns"`
 	Fatal           string                   `json:"fatal"`
+	// Stalled is whether Fatal is a stall (ErrStalled): the owner takes
+	// the stall's evidence and bounds its write-back on it.
+	Stalled bool `json:"stalled,omitempty"`
 }
 
 // RawSlice is one time slice: what finished in it.
@@ -43,10 +46,12 @@ type RawCounts struct {
 	ByOp                                 map[int]int64
 }
 
-// Raw is r in the form an agent sends.
-func (r *Result) Raw() (*Raw, error) {
+// Raw is r in the form an agent sends; runErr is the error Run returned
+// with r (a stall travels as Stalled, not as its words only).
+func (r *Result) Raw(runErr error) (*Raw, error) {
 	out := &Raw{StartedUnixNs: r.Started.UnixNano(), ElapsedNs: int64(r.Elapsed), PerClientEvents: r.PerClientEvents,
-		Counters: r.Counters, Statements: r.Statements, ScheduleLagNs: int64(r.ScheduleLag), Fatal: r.Fatal}
+		Counters: r.Counters, Statements: r.Statements, ScheduleLagNs: int64(r.ScheduleLag), Fatal: r.Fatal,
+		Stalled: errors.Is(runErr, ErrStalled)}
 	for _, b := range r.PerClientBusy {
 		out.PerClientBusyNs = append(out.PerClientBusyNs, int64(b))
 	}
@@ -126,11 +131,21 @@ func Merge(cfg Config, parts []*Raw) (*Result, error) {
 	}
 	res.Statements = workload.MergeStatements(m.statements...)
 	res.Fatal = strings.Join(m.fatal, "; ")
-	if res.Fatal != "" {
+	switch {
+	case m.stalled:
+		return res, stallError(res.Fatal)
+	case res.Fatal != "":
 		return res, errors.New(res.Fatal)
 	}
 	return res, nil
 }
+
+// stallError is an agent's stall as the owner sees it: the agents' own
+// words, and errors.Is(err, ErrStalled), as an in-process stall.
+type stallError string
+
+func (e stallError) Error() string { return string(e) }
+func (stallError) Unwrap() error   { return ErrStalled }
 
 // merged is what Merge has added up so far.
 type merged struct {
@@ -143,6 +158,7 @@ type merged struct {
 	busy       []time.Duration
 	statements [][]workload.StatementStat
 	fatal      []string
+	stalled    bool
 }
 
 func (m *merged) add(p *Raw) error {
@@ -159,6 +175,7 @@ func (m *merged) add(p *Raw) error {
 	if p.Fatal != "" {
 		m.fatal = append(m.fatal, p.Fatal)
 	}
+	m.stalled = m.stalled || p.Stalled
 	if err := m.addSlices(p.Slices); err != nil {
 		return err
 	}

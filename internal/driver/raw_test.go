@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -30,7 +31,7 @@ func TestMergeAddsAgentsUp(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			raw, _ := res.Raw()
+			raw, _ := res.Raw(err)
 			b, _ := json.Marshal(raw) // as it travels
 			parts[i], got[i] = &Raw{}, res
 			_ = json.Unmarshal(b, parts[i])
@@ -55,5 +56,38 @@ func TestMergeAddsAgentsUp(t *testing.T) {
 	}
 	if len(m.PerClientEvents) != 4 || !strings.Contains(out.String(), "thds: 4 tps:") || len(m.Intervals) < 3 {
 		t.Errorf("per-client %v, %d intervals, lines:\n%s", m.PerClientEvents, len(m.Intervals), out.String())
+	}
+}
+
+// An agent whose server stopped answering sends its stall; the merged
+// run's error is a stall (errors.Is ErrStalled) as an in-process run's
+// is, so the owner bounds its write-back and takes the stall's evidence.
+func TestMergeKeepsAnAgentsStall(t *testing.T) {
+	answering := make(chan struct{})
+	defer close(answering) // lets the abandoned clients finish
+	connect, _, _, _ := connector(func(n int64) (time.Duration, error) {
+		if n > 20 {
+			<-answering
+		}
+		return time.Millisecond, nil
+	})
+	cfg := base()
+	cfg.Duration, cfg.StallLimit = 2*time.Second, 200*time.Millisecond
+	res, runErr := Run(context.Background(), cfg, connect)
+	if !errors.Is(runErr, ErrStalled) {
+		t.Fatalf("agent's run: err = %v, want ErrStalled", runErr)
+	}
+	raw, err := res.Raw(runErr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(raw) // as it travels
+	var got Raw
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Merge(cfg, []*Raw{&got})
+	if !errors.Is(err, ErrStalled) || m == nil || !strings.Contains(err.Error(), "went unanswered for") {
+		t.Fatalf("merged err = %v, want ErrStalled with the agent's words", err)
 	}
 }
