@@ -192,14 +192,20 @@ func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) (
 	if cfg.Clients < n {
 		return nil, nil, time.Time{}, fmt.Errorf("--agents %d needs at least as many clients, got %d", n, cfg.Clients)
 	}
-	start := time.Now().Add(500 * time.Millisecond)
-	reqs, stats := make([]RunRequest, n), make([]Stat, n)
-	next, opsLeft := 0, cfg.Ops
+	// the offsets first: each may take seconds, and a barrier set before
+	// them could be past when the agents are told it
+	offs := make([]time.Duration, n)
 	for i := range n {
 		off, err := a.offset(ctx, i, 5*time.Second)
 		if err != nil {
 			return nil, nil, time.Time{}, fmt.Errorf("agent %d: %w", i+1, err)
 		}
+		offs[i] = off
+	}
+	start := time.Now().Add(500 * time.Millisecond)
+	reqs, stats := make([]RunRequest, n), make([]Stat, n)
+	next, opsLeft := 0, cfg.Ops
+	for i, off := range offs {
 		k := cfg.Clients / n
 		if i < cfg.Clients%n {
 			k++

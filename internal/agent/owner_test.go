@@ -1,8 +1,17 @@
 package agent
 
 import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"shootout/internal/driver"
 )
 
 func TestSaturatedPastEitherThreshold(t *testing.T) {
@@ -22,5 +31,46 @@ func TestSaturatedPastEitherThreshold(t *testing.T) {
 		if got := saturated(c.cores, c.cpus, c.lag); got != c.want {
 			t.Errorf("saturated(%v cores of %d, %v behind) = %v, want %v", c.cores, c.cpus, c.lag, got, c.want)
 		}
+	}
+}
+
+// slowClock is an agent whose clock answers late.
+type slowClock struct{ delay time.Duration }
+
+func (s slowClock) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
+	time.Sleep(s.delay)
+	return &ClockReply{NowUnixNs: time.Now().UnixNano()}, nil
+}
+
+func (slowClock) Run(context.Context, *RunRequest, func(driver.RawSlice)) (*RunReply, error) {
+	return nil, errors.New("not here")
+}
+
+// Agents whose clocks take long to answer still get a barrier in their
+// future: it is set after their offsets are measured, not before.
+func TestBarrierIsSetAfterTheClockOffsets(t *testing.T) {
+	lis, err := net.Listen("unix", filepath.Join(t.TempDir(), "a.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := grpc.NewServer(serverOpts()...)
+	s.RegisterService(&serviceDesc, slowClock{300 * time.Millisecond})
+	go s.Serve(lis)
+	defer s.Stop()
+	a := &Agents{}
+	for range 2 {
+		conn, err := grpc.NewClient("unix:"+lis.Addr().String(), append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		a.conns = append(a.conns, conn)
+	}
+	_, _, start, err := a.plan(context.Background(), driver.Config{Clients: 2, Duration: time.Second}, RunRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := time.Until(start); left < 100*time.Millisecond {
+		t.Fatalf("the barrier is %v away when the agents are told it, want it ahead of them", left)
 	}
 }
