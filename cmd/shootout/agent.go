@@ -13,7 +13,7 @@ import (
 func agentCmd() *cobra.Command {
 	var listen string
 	c := &cobra.Command{
-		Use:    "agent --listen unix:PATH|tcp:127.0.0.1:PORT",
+		Use:    "agent --listen unix:PATH|tcp:127.0.0.1:PORT|fd:3",
 		Short:  "Run a share of a cell's clients for the run that owns the cell (run --agents N starts it)",
 		Hidden: true,
 		Args:   exactArgs(0, "no arguments"),
@@ -28,6 +28,6 @@ func agentCmd() *cobra.Command {
 			return agent.Serve(cmd.Context(), lis)
 		},
 	}
-	c.Flags().StringVar(&listen, "listen", "", "where to answer the owner: `unix:PATH` or tcp:127.0.0.1:PORT (loopback only)")
+	c.Flags().StringVar(&listen, "listen", "", "where to answer the owner: `unix:PATH`, tcp:127.0.0.1:PORT (loopback only) or fd:3 (a listener the owner bound)")
 	return c
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"shootout/internal/limits"
 	"shootout/internal/metrics"
 	"shootout/internal/result"
 	"shootout/internal/target"
@@ -76,10 +77,14 @@ func TestKilledOwnerLeavesNoAgent(t *testing.T) {
 			}
 		}
 	}
+	ledgered := ledgerServers(cmd.Process.Pid, agents)
 	cmd.Process.Kill()
 	cmd.Wait()
 	if len(agents) < 2 {
 		t.Fatalf("found agents %v under the run", agents)
+	}
+	if _, err := os.Stat(limits.StateDir); err == nil && !ledgered {
+		t.Errorf("the run's ledger does not record its agents %v for the sweep", agents)
 	}
 	for _, p := range agents {
 		if !waitGone(p, 2*time.Second) {
@@ -89,4 +94,33 @@ func TestKilledOwnerLeavesNoAgent(t *testing.T) {
 			t.Fatalf("agent %d outlived a SIGKILLed run", p)
 		}
 	}
+}
+
+// ledgerServers is whether owner's ledger records every one of pids
+// among its servers (within a second: it is written just after each
+// starts).
+func ledgerServers(owner int, pids []int) bool {
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(limits.StateDir, strconv.Itoa(owner)+".json"))
+		var st struct {
+			Servers []struct {
+				PID int `json:"pid"`
+			} `json:"servers"`
+		}
+		if json.Unmarshal(b, &st) != nil {
+			continue
+		}
+		found := 0
+		for _, p := range pids {
+			for _, s := range st.Servers {
+				if s.PID == p {
+					found++
+				}
+			}
+		}
+		if found == len(pids) && found > 0 {
+			return true
+		}
+	}
+	return false
 }

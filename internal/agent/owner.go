@@ -2,12 +2,14 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -35,37 +37,36 @@ func saturated(cores float64, cpus int, lag time.Duration) bool {
 // Stat is what the owner records of one agent, as the cell holds it.
 type Stat = result.Agent
 
-// sequence tells one run's cells' agents apart.
-var sequence atomic.Int64
+// Ledger records the agents' PIDs, as the servers', for the next
+// command's sweep: the parent-death signal is the first line, the sweep
+// the second (limits.Ledger; nil records nothing).
+type Ledger interface {
+	AddServer(pid int, dir string)
+	ForgetServer(pid int, dir string)
+}
 
 // Agents are the agent processes of one run, started by it.
 type Agents struct {
 	cmds  []*exec.Cmd
 	conns []*grpc.ClientConn
+	led   Ledger
 }
 
-// Start starts n agents, each `exe agent --listen unix:@NAME` with the
+// Start starts n agents, each `exe agent --listen fd:3` with the
 // parent-death signal (a SIGKILLed owner leaves none running), and waits
-// until each answers. The sockets are abstract (Linux): nothing is left
-// in the file system by a run that was killed.
-func Start(ctx context.Context, exe string, n int) (*Agents, error) {
-	a := &Agents{}
-	seq := sequence.Add(1)
+// until each answers. The owner binds each agent's socket itself and
+// hands the agent the listener: an agent is given the endpoint's
+// password, and an abstract socket has no permissions, so no other
+// process may bind the name first (it is random too) and the agent
+// answers its own user only. The sockets are abstract (Linux): nothing is
+// left in the file system by a run that was killed.
+func Start(ctx context.Context, exe string, n int, led Ledger) (*Agents, error) {
+	a := &Agents{led: led}
 	for i := range n {
-		name := fmt.Sprintf("shootout-agent-%d-%d-%d", os.Getpid(), seq, i)
-		cmd := exec.Command(exe, "agent", "--listen", "unix:@"+name)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := child.Start(cmd); err != nil {
+		if err := a.spawn(exe); err != nil {
 			a.Stop()
 			return nil, fmt.Errorf("agent %d: %w", i+1, err)
 		}
-		a.cmds = append(a.cmds, cmd)
-		conn, err := grpc.NewClient("unix-abstract:"+name, append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-		if err != nil {
-			a.Stop()
-			return nil, fmt.Errorf("agent %d: %w", i+1, err)
-		}
-		a.conns = append(a.conns, conn)
 	}
 	for i := range a.conns {
 		if _, err := a.offset(ctx, i, 10*time.Second); err != nil {
@@ -74,6 +75,40 @@ func Start(ctx context.Context, exe string, n int) (*Agents, error) {
 		}
 	}
 	return a, nil
+}
+
+// spawn binds a socket, starts an agent on it and connects to it.
+func (a *Agents) spawn(exe string) error {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	name := "shootout-agent-" + hex.EncodeToString(b[:])
+	lis, err := net.ListenUnix("unix", &net.UnixAddr{Name: "@" + name, Net: "unix"})
+	if err != nil {
+		return err
+	}
+	defer lis.Close()
+	f, err := lis.File() // a copy: the agent's once it has started
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cmd := exec.Command(exe, "agent", "--listen", "fd:3")
+	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = os.Stderr, os.Stderr, []*os.File{f}
+	if err := child.Start(cmd); err != nil {
+		return err
+	}
+	a.cmds = append(a.cmds, cmd)
+	if a.led != nil {
+		a.led.AddServer(cmd.Process.Pid, "")
+	}
+	conn, err := grpc.NewClient("unix-abstract:"+name, append(clientOpts(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		return err
+	}
+	a.conns = append(a.conns, conn)
+	return nil
 }
 
 // offset measures agent i's clock against the owner's, waiting up to
@@ -99,6 +134,9 @@ func (a *Agents) Stop() {
 		if cmd.Process != nil {
 			cmd.Process.Kill()
 			cmd.Wait()
+			if a.led != nil {
+				a.led.ForgetServer(cmd.Process.Pid, "")
+			}
 		}
 	}
 	a.cmds, a.conns = nil, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"runtime"
 	"strings"
 	"syscall"
@@ -19,12 +20,15 @@ import (
 )
 
 // Listen parses an agent's address, unix:PATH (unix:@NAME: Linux's
-// abstract namespace) or tcp:HOST:PORT, and
-// listens there; tcp only on a loopback address: an agent is given its
-// endpoint's password and is not to be reached from elsewhere yet.
+// abstract namespace), tcp:HOST:PORT or fd:3 (the listener its owner
+// bound and handed it), and listens there; tcp only on a loopback
+// address: an agent is given its endpoint's password and is not to be
+// reached from elsewhere yet.
 func Listen(addr string) (net.Listener, error) {
 	network, a, ok := strings.Cut(addr, ":")
 	switch {
+	case ok && network == "fd" && a == "3":
+		return net.FileListener(os.NewFile(3, "listener"))
 	case ok && network == "unix":
 		return net.Listen("unix", a)
 	case ok && network == "tcp":
@@ -34,19 +38,65 @@ func Listen(addr string) (net.Listener, error) {
 		}
 		return net.Listen("tcp", a)
 	}
-	return nil, fmt.Errorf("--listen %q: valid are unix:PATH and tcp:127.0.0.1:PORT", addr)
+	return nil, fmt.Errorf("--listen %q: valid are unix:PATH, tcp:127.0.0.1:PORT and fd:3", addr)
 }
 
-// Serve answers the owner on lis until ctx ends.
+// Serve answers the owner on lis until ctx ends; on a unix socket, only
+// a process of the agent's own user.
 func Serve(ctx context.Context, lis net.Listener) error {
 	s := grpc.NewServer(serverOpts()...)
 	s.RegisterService(&serviceDesc, agentServer{})
 	go func() { <-ctx.Done(); s.Stop() }()
-	err := s.Serve(lis)
+	err := s.Serve(sameUser{lis, os.Getuid()})
 	if ctx.Err() != nil {
 		return nil
 	}
 	return err
+}
+
+// sameUser is a listener that hangs up on a unix-socket peer of another
+// user than uid: an abstract socket has no permissions of its own.
+type sameUser struct {
+	net.Listener
+	uid int
+}
+
+func (l sameUser) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		uc, ok := c.(*net.UnixConn)
+		if !ok {
+			return c, nil
+		}
+		uid, err := peerUID(uc)
+		if err == nil && uid == l.uid {
+			return c, nil
+		}
+		fmt.Fprintf(os.Stderr, "agent: refused a connection from uid %d (want %d): %v\n", uid, l.uid, err)
+		c.Close()
+	}
+}
+
+// peerUID is the user of the process at c's other end (SO_PEERCRED).
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	var cred *syscall.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return -1, err
+	}
+	if credErr != nil {
+		return -1, credErr
+	}
+	return int(cred.Uid), nil
 }
 
 type agentServer struct{}
@@ -59,6 +109,9 @@ func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 // in-process run would, and answers with the raw run.
 func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver.RawSlice)) (*RunReply, error) {
 	if _, err := FromProto(req.Endpoint.proto()); err != nil {
+		return nil, err
+	}
+	if err := req.Endpoint.local(); err != nil {
 		return nil, err
 	}
 	w, err := workload.New(req.Workload, req.Params)
@@ -105,6 +158,27 @@ func (e Endpoint) proto() proto.Endpoint {
 	return proto.Endpoint{Protocol: proto.Name(e.Protocol), Network: e.Network, Address: e.Address, User: e.User,
 		Password: e.Password, Database: e.Database, External: e.External, Engine: e.Engine}
 }
+
+// local is nil when e is on this machine (a unix socket or a loopback
+// address): the agent sends its password nowhere else.
+func (e Endpoint) local() error {
+	if e.Network == "unix" {
+		return nil
+	}
+	if e.Network == "tcp" {
+		host, _, err := net.SplitHostPort(e.Address)
+		if ip := net.ParseIP(host); err == nil && ip != nil && ip.IsLoopback() {
+			return nil
+		}
+	}
+	return fmt.Errorf("agent: endpoint %s is not a unix socket or a loopback address; an agent connects to nothing else", e)
+}
+
+// String is the endpoint for a log line, without its password.
+func (e Endpoint) String() string { return e.proto().String() }
+
+// GoString is String, for %#v.
+func (e Endpoint) GoString() string { return e.String() }
 
 // selfCPU is the CPU time the agent's process has used.
 func selfCPU() time.Duration {

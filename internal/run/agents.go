@@ -31,7 +31,7 @@ func (p *agentsProbe) start(w *window) error {
 	}
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
 		Seed: c.res.Seed, Endpoint: ep}
-	p.a, err = agent.Start(w.ctx, exe, n)
+	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger)
 	return err
 }
 

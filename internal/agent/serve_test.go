@@ -1,0 +1,87 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// An agent's unix socket may be reached by any local user (an abstract
+// one has no permissions): the agent hangs up on another user's
+// connection and keeps its own user's.
+func TestAgentAnswersItsOwnUserOnly(t *testing.T) {
+	for _, tc := range []struct {
+		uid  int
+		want bool
+	}{{os.Getuid() + 1, false}, {os.Getuid(), true}} {
+		lis, err := net.Listen("unix", filepath.Join(t.TempDir(), "a.sock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			if c, err := (sameUser{lis, tc.uid}).Accept(); err == nil {
+				accepted <- c
+			}
+		}()
+		c, err := net.Dial("unix", lis.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case s := <-accepted:
+			if !tc.want {
+				t.Errorf("uid %d's agent accepted a connection from uid %d", tc.uid, os.Getuid())
+			}
+			s.Close()
+		case <-time.After(time.Second):
+			if tc.want {
+				t.Errorf("uid %d's agent did not accept its own user's connection", tc.uid)
+			}
+		}
+		c.SetReadDeadline(time.Now().Add(time.Second))
+		if _, err := c.Read(make([]byte, 1)); !tc.want && err != io.EOF {
+			t.Errorf("a refused connection reads %v, want EOF (hung up)", err)
+		}
+		c.Close()
+		lis.Close()
+	}
+}
+
+// An agent is given the endpoint's password: it connects to a unix
+// socket or a loopback address only, and says so without the password.
+func TestAgentRefusesAnEndpointElsewhere(t *testing.T) {
+	for _, ep := range []Endpoint{
+		{Protocol: "redis", Network: "tcp", Address: "10.1.2.3:6379", User: "u", Password: "s3cret"},
+		{Protocol: "redis", Network: "tcp", Address: "db.example.com:6379", User: "u", Password: "s3cret"},
+	} {
+		_, err := agentServer{}.Run(context.Background(), &RunRequest{Workload: "kv", Endpoint: ep}, nil)
+		if err == nil || !strings.Contains(err.Error(), "loopback") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("endpoint %s: err = %v, want a refusal that names no password", ep.Address, err)
+		}
+	}
+	for _, ep := range []Endpoint{{Network: "unix", Address: "/tmp/x.sock"}, {Network: "tcp", Address: "127.0.0.1:6379"}, {Network: "tcp", Address: "[::1]:6379"}} {
+		if err := ep.local(); err != nil {
+			t.Errorf("endpoint %s %s: %v, want it accepted", ep.Network, ep.Address, err)
+		}
+	}
+}
+
+// An endpoint or a request printed by mistake leaks no password.
+func TestEndpointPrintsNoPassword(t *testing.T) {
+	req := RunRequest{Endpoint: Endpoint{Protocol: "redis", Network: "unix", Address: "/tmp/r.sock", User: "u", Password: "s3cret"}}
+	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+		if out := fmt.Sprintf(f, req); strings.Contains(out, "s3cret") {
+			t.Errorf("%s of a request: %s", f, out)
+		}
+		if out := fmt.Sprintf(f, req.Endpoint); strings.Contains(out, "s3cret") || !strings.Contains(out, "/tmp/r.sock") {
+			t.Errorf("%s of an endpoint: %s", f, out)
+		}
+	}
+}
