@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -251,7 +252,8 @@ func (nw *Net) Close() error {
 
 // Remove deletes every link and namespace of network id that exists:
 // the host sides of the veths (which takes their peers), the bridge and
-// the namespaces. It says what it could not remove.
+// the namespaces, after killing what still runs in them. It says what it
+// could not remove.
 func Remove(id string) error {
 	var errs []error
 	ifs, _ := net.Interfaces()
@@ -265,12 +267,43 @@ func Remove(id string) error {
 	ents, _ := os.ReadDir("/run/netns")
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), NSPrefix+id+".") {
+			if err := killIn(e.Name()); err != nil {
+				errs = append(errs, err)
+			}
 			if err := ip(context.Background(), "ip", "netns", "del", e.Name()); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// killIn kills every process in namespace ns and waits (a bound) until
+// none is left. ip netns del only unmounts the name: a process nobody
+// tracks, such as the rsync daemon a Galera SST starts from mariadbd with
+// no parent-death signal, would live on in the nameless namespace. All of
+// them are ours, since shootout made the namespace.
+func killIn(ns string) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out, err := child.Output(exec.Command("ip", "netns", "pids", ns))
+		if err != nil {
+			return fmt.Errorf("ip netns pids %s: %v", ns, err)
+		}
+		pids := strings.Fields(string(out))
+		if len(pids) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("netns %s: processes %s still run after SIGKILL", ns, strings.Join(pids, " "))
+		}
+		for _, p := range pids {
+			if pid, err := strconv.Atoi(p); err == nil && pid > 1 {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // linkExists: deleting one side of a veth takes the other, so a peer

@@ -77,3 +77,36 @@ func TestLinkRateBetweenNodes(t *testing.T) {
 		t.Errorf("left after Remove: %v", left)
 	}
 }
+
+// TestRemoveKillsWhatRunsInside: a process left in a node's namespace
+// (as Galera's rsync daemon is when a node dies mid-transfer) does not
+// outlive Remove, which would only unmount the namespace's name.
+func TestRemoveKillsWhatRunsInside(t *testing.T) {
+	requireHosts(t)
+	id := netns.NewID()
+	nw, err := netns.Create(context.Background(), id, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer netns.Remove(id)
+	cmd := nw.Command(0, "sleep", "300")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := netns.Remove(id); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Logf("sleep ended: %v", err)
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("sleep still ran in the namespace 3s after Remove")
+	}
+	if left := netns.Leftovers(id); len(left) > 0 {
+		t.Errorf("left after Remove: %v", left)
+	}
+}
