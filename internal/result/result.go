@@ -474,6 +474,9 @@ type Node struct {
 	DiedAfterS float64            `json:"died_after_s,omitempty"`
 	StallS     float64            `json:"stall_s,omitempty"`
 	Counters   map[string]float64 `json:"counters,omitempty"`
+	// Unread is why the node's counters could not be read at the end of
+	// the run (they are absent then).
+	Unread string `json:"unread,omitempty"`
 	// Limits are the node's own cgroup (a cluster under --memory, --cpus,
 	// --iops: each node under the limits one server gets): the files
 	// written and what the kernel counted since the node started.

@@ -37,7 +37,7 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters}
+		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread}
 		if !s.DiedAt.IsZero() {
 			n.DiedAt = &s.DiedAt
 		}
@@ -71,10 +71,22 @@ func (c *cellRun) checkNodes(ctx context.Context) {
 // 1213 "Deadlock found", the InnoDB deadlock's code and message (a server
 // whose message names wsrep was classed by the dialect already). The
 // nodes count the lock cycles their engines broke; the clients' deadlocks
-// beyond those were conflicts between nodes.
-func splitCertConflicts(t *result.Throughput, nodes []result.Node) {
-	if len(nodes) == 0 || t.ErrorsBy == nil {
-		return
+// beyond those were conflicts between nodes. That holds only when every
+// node's count was read at the end: a node that died took its deadlocks
+// with it, and one not read counts none, so their lock cycles would pass
+// for conflicts. Then nothing is moved, and the note it returns says why.
+func splitCertConflicts(t *result.Throughput, nodes []result.Node) (note string) {
+	if len(nodes) == 0 || t.ErrorsBy[string(errclass.Deadlock)] == 0 {
+		return ""
+	}
+	for _, n := range nodes {
+		why := n.Unread
+		if n.DiedAt != nil {
+			why = "it died in the run"
+		}
+		if why != "" {
+			return fmt.Sprintf("errors_by_class: the clients' deadlocks are not split into deadlock and cert_conflict: node %s's own deadlocks are not known (%s)", n.Name, why)
+		}
 	}
 	local := 0.0
 	for _, n := range nodes {
@@ -88,6 +100,7 @@ func splitCertConflicts(t *result.Throughput, nodes []result.Node) {
 			delete(t.ErrorsBy, dl)
 		}
 	}
+	return ""
 }
 
 // wrapNode starts a cluster's node in a group of its own nested in the

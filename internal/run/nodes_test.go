@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"shootout/internal/limits"
 	"shootout/internal/result"
@@ -29,6 +30,27 @@ func TestCertConflictsApartFromDeadlocks(t *testing.T) {
 	splitCertConflicts(&th, nil)
 	if want := map[string]int64{"deadlock": 4}; !maps.Equal(th.ErrorsBy, want) {
 		t.Errorf("single server: %v, want %v", th.ErrorsBy, want)
+	}
+}
+
+// TestNoSplitWithoutEveryNodesDeadlocks: a node that died took its
+// deadlocks with it, and a node whose counters were not read counts none:
+// the clients' deadlocks are then left as deadlocks, and a note names the
+// node and why, rather than passing its lock cycles off as conflicts.
+func TestNoSplitWithoutEveryNodesDeadlocks(t *testing.T) {
+	died := time.Now()
+	for why, nodes := range map[string][]result.Node{
+		"died":     {{Name: "n1", Deadlocks: 1}, {Name: "n2", DiedAt: &died}, {Name: "n3"}},
+		"not read": {{Name: "n1", Deadlocks: 1}, {Name: "n2", Unread: "context deadline exceeded"}, {Name: "n3"}},
+	} {
+		th := result.Throughput{ErrorsBy: map[string]int64{"deadlock": 10}}
+		note := splitCertConflicts(&th, nodes)
+		if want := map[string]int64{"deadlock": 10}; !maps.Equal(th.ErrorsBy, want) {
+			t.Errorf("a node %s: errors by class %v, want %v", why, th.ErrorsBy, want)
+		}
+		if !strings.Contains(note, "node n2") {
+			t.Errorf("a node %s: note %q does not name n2", why, note)
+		}
 	}
 }
 

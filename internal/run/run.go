@@ -124,7 +124,9 @@ func fillDriver(f *result.File, d *driver.Result) {
 		Retries: d.Retries, GivenUp: d.FailedOps, Reconnects: d.Reconnects, Latency: d.All,
 		EventsAvg: evAvg, EventsStddev: evSD, TimeAvgS: tAvg, TimeStddevS: tSD,
 	}
-	splitCertConflicts(&f.Throughput, f.Nodes)
+	if note := splitCertConflicts(&f.Throughput, f.Nodes); note != "" {
+		f.Limits.Notes = append(f.Limits.Notes, note)
+	}
 	defer nodeDeaths(f)
 	if pause, from := d.LongestPause(); pause > 0 {
 		f.Throughput.LongestPauseS, f.Throughput.PauseFromS = pause.Seconds(), from.Seconds()

@@ -24,7 +24,8 @@ type Clustered interface {
 	// MarkNodes starts the window: the counters that are averages start
 	// again from here (FLUSH STATUS), the others are read to subtract.
 	MarkNodes(ctx context.Context) error
-	// NodeStats is each node's counters over the window since MarkNodes.
+	// NodeStats is each node's counters over the window since MarkNodes:
+	// every node, one whose counters could not be read with Unread set.
 	NodeStats(ctx context.Context) ([]NodeStats, error)
 	// CheckNodes compares what every node holds (checked, failures).
 	CheckNodes(ctx context.Context) (checked, failures []string, err error)
@@ -42,6 +43,8 @@ type NodeStats struct {
 	Counters  map[string]float64
 	// DiedAt is when the node's process exited, zero while it runs.
 	DiedAt time.Time
+	// Unread is why the node's counters could not be read ("" if they were).
+	Unread string
 }
 
 // innodbDeadlocks is InnoDB's count of the deadlocks it detected: a
@@ -190,6 +193,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		return nil, errors.New("the nodes' window was not started")
 	}
 	var out []NodeStats
+	var errs []error
 	for i, n := range in.nodes {
 		if died := n.diedAt.Load(); died != nil {
 			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), DiedAt: *died})
@@ -197,7 +201,11 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		}
 		st, err := n.status(ctx)
 		if err != nil {
-			return out, fmt.Errorf("node %s: %w", n.name, err)
+			// listed all the same: a node left out would look like one
+			// whose engine broke no lock cycle
+			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), Unread: err.Error()})
+			errs = append(errs, fmt.Errorf("node %s: %w", n.name, err))
+			continue
 		}
 		now := numbers(st)
 		ns := NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), CPUSeconds: procCPU(n.proc.PID()) - in.marks[i].cpu,
@@ -210,7 +218,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		}
 		out = append(out, ns)
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 func numbers(st map[string]string) map[string]float64 {

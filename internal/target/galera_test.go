@@ -2,10 +2,14 @@ package target
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // nodeConn is a connection that says which node it came from.
@@ -95,5 +99,28 @@ func TestGaleraSaysWhatItStarts(t *testing.T) {
 	got := StartsWhat(Galera{}, map[string]string{"nodes": "5", "writers": "all"})
 	if !strings.Contains(got, "5 private mariadbd") || !strings.Contains(got, "every node round-robin") || !strings.Contains(got, "settings nodes=5, writers=all") {
 		t.Errorf("StartsWhat: %q", got)
+	}
+}
+
+// TestNodeStatsListsEveryNode: a node whose counters cannot be read is in
+// the list all the same, saying why, and so is one that died: a node left
+// out would pass for one whose engine broke no lock cycle.
+func TestNodeStatsListsEveryNode(t *testing.T) {
+	self, _ := os.FindProcess(os.Getpid())
+	proc := &Process{cmd: &exec.Cmd{Process: self}}
+	in := &galeraInstance{}
+	for _, name := range []string{"n1", "n2", "n3"} {
+		n := &galeraNode{managed: managed{proc: proc, db: sql.OpenDB(deadNode{})}, name: name}
+		in.nodes = append(in.nodes, n)
+	}
+	died := time.Now()
+	in.nodes[1].diedAt.Store(&died)
+	in.marks = make([]nodeMark, len(in.nodes))
+	stats, err := in.NodeStats(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "node n3") {
+		t.Errorf("error %v, want one naming n1 and n3", err)
+	}
+	if len(stats) != 3 || stats[0].Unread == "" || stats[1].DiedAt.IsZero() || stats[2].Unread == "" {
+		t.Errorf("stats %+v, want n1 and n3 unread, n2 dead", stats)
 	}
 }
