@@ -85,6 +85,9 @@ func checkNodeWindow(t *testing.T, f *result.File) {
 		if c["wsrep_received"] == 0 || n.CPUSeconds <= 0 {
 			t.Errorf("node %s received %v write sets, CPU %v s", n.Name, c["wsrep_received"], n.CPUSeconds)
 		}
+		if n.Link == nil || n.Link.Packets == 0 || n.Link.Bytes == 0 {
+			t.Errorf("node %s's packets through --link's relay: %+v", n.Name, n.Link)
+		}
 		for _, k := range []string{"wsrep_flow_control_paused", "wsrep_local_send_queue_avg", "wsrep_local_recv_queue_avg", "wsrep_cert_deps_distance"} {
 			if _, ok := c[k]; !ok {
 				t.Errorf("%s has no %s: %v", n.Name, k, c)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -40,6 +41,38 @@ type relay struct {
 	tuns  []*os.File
 	addrs []netip.Addr
 	wg    sync.WaitGroup
+	// counts are what each node sent to the others, by node
+	counts []relayCounts
+}
+
+// relayCounts are one node's packets through the relay since it started.
+type relayCounts struct {
+	packets, bytes, droppedQueue, droppedBehind atomic.Int64
+}
+
+// RelayCounts are the packets one node sent to the other nodes through
+// the relay: Packets and Bytes it passed on; DroppedQueue it dropped as
+// a router drops past its queue (maxQueue of waiting for the link's
+// bandwidth: TCP slows down as on a real link); DroppedBehind it dropped
+// because the writer towards that node was thousands of packets behind,
+// which is the relay's own limit showing, not the link's.
+type RelayCounts struct {
+	Packets, Bytes, DroppedQueue, DroppedBehind int64
+}
+
+// Sub is c less an earlier reading.
+func (c RelayCounts) Sub(o RelayCounts) RelayCounts {
+	return RelayCounts{c.Packets - o.Packets, c.Bytes - o.Bytes, c.DroppedQueue - o.DroppedQueue, c.DroppedBehind - o.DroppedBehind}
+}
+
+// RelayCounts are node i's counts since the relay started; false
+// without a relay.
+func (nw *Net) RelayCounts(i int) (RelayCounts, bool) {
+	if nw == nil || nw.relay == nil || i < 0 || i >= len(nw.relay.counts) {
+		return RelayCounts{}, false
+	}
+	c := &nw.relay.counts[i]
+	return RelayCounts{c.packets.Load(), c.bytes.Load(), c.droppedQueue.Load(), c.droppedBehind.Load()}, true
 }
 
 // Relay routes every node's traffic to the other nodes through a delaying
@@ -130,6 +163,7 @@ type packet struct {
 // the link's bandwidth.
 func (r *relay) start() {
 	n := len(r.tuns)
+	r.counts = make([]relayCounts, n)
 	queues := make([][]chan packet, n)
 	for i := range queues {
 		queues[i] = make([]chan packet, n)
@@ -160,6 +194,7 @@ func (r *relay) read(i int, out []chan packet) {
 	}()
 	busy := make([]time.Time, len(out)) // when each link is free to send again
 	buf := make([]byte, tunMTU+100)
+	c := &r.counts[i]
 	for {
 		k, err := r.tuns[i].Read(buf)
 		if err != nil {
@@ -175,7 +210,8 @@ func (r *relay) read(i int, out []chan packet) {
 			start = busy[j]
 		}
 		if start.Sub(now) > maxQueue {
-			continue // the queue is full: dropped
+			c.droppedQueue.Add(1)
+			continue
 		}
 		if r.link.Rate > 0 {
 			busy[j] = start.Add(time.Duration(float64(k*8) / float64(r.link.Rate) * float64(time.Second)))
@@ -184,7 +220,10 @@ func (r *relay) read(i int, out []chan packet) {
 		}
 		select {
 		case out[j] <- packet{b: append([]byte(nil), buf[:k]...), at: busy[j].Add(r.link.Delay)}:
-		default: // the writer is that far behind: dropped
+			c.packets.Add(1)
+			c.bytes.Add(int64(k))
+		default:
+			c.droppedBehind.Add(1)
 		}
 	}
 }

@@ -139,3 +139,39 @@ func bulk(t *testing.T, nw *netns.Net, sink net.Listener, to string, size int) f
 	}
 	return float64(m*8) / time.Since(start).Seconds()
 }
+
+// TestRelayCountsWhatItDrops: at 1 Mbit/s the relay's 50 ms queue holds
+// less than one of a node's 9000-byte packets, so a burst of TCP's first
+// window is mostly dropped; the relay counts those drops and what it
+// passed on, under the node that sent them.
+func TestRelayCountsWhatItDrops(t *testing.T) {
+	requireHosts(t)
+	nw, err := netns.Create(context.Background(), netns.NewID(), 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nw.Close()
+	if err := nw.Relay(context.Background(), netns.Link{Rate: 1e6}); err != nil {
+		t.Fatal(err)
+	}
+	n2 := nw.Nodes[1].Addr.String()
+	var sink net.Listener
+	inNS(t, nw.Nodes[1].NS, func() (err error) { sink, err = net.Listen("tcp", n2+":5004"); return err })
+	defer sink.Close()
+	go func() {
+		if c, err := sink.Accept(); err == nil {
+			io.Copy(io.Discard, c)
+			c.Close()
+		}
+	}()
+	var c net.Conn
+	inNS(t, nw.Nodes[0].NS, func() (err error) { c, err = net.Dial("tcp", n2+":5004"); return err })
+	defer c.Close()
+	go c.Write(make([]byte, 256<<10))
+	time.Sleep(time.Second)
+	got, ok := nw.RelayCounts(0)
+	t.Logf("node 1 sent through the relay: %+v", got)
+	if !ok || got.Packets == 0 || got.Bytes == 0 || got.DroppedQueue == 0 {
+		t.Errorf("node 1's counts %+v (relay %v): want packets, bytes and queue drops", got, ok)
+	}
+}

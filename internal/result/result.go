@@ -477,10 +477,23 @@ type Node struct {
 	// Unread is why the node's counters could not be read at the end of
 	// the run (they are absent then).
 	Unread string `json:"unread,omitempty"`
+	// Link is what the node sent the other nodes through the relay of
+	// --link over the window, drops included.
+	Link *NodeLink `json:"link,omitempty"`
 	// Limits are the node's own cgroup (a cluster under --memory, --cpus,
 	// --iops: each node under the limits one server gets): the files
 	// written and what the kernel counted since the node started.
 	Limits *Limits `json:"limits,omitempty"`
+}
+
+// NodeLink counts the packets a node sent through --link's relay.
+type NodeLink struct {
+	Packets int64 `json:"packets"`
+	Bytes   int64 `json:"bytes"`
+	// DroppedQueue would have waited past the link's queue (50 ms), as a
+	// router drops; DroppedBehind found the relay itself too far behind.
+	DroppedQueue  int64 `json:"dropped_queue"`
+	DroppedBehind int64 `json:"dropped_behind"`
 }
 
 // OK is true when the cell ran to its end and its invariants held.

@@ -41,6 +41,12 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		if !s.DiedAt.IsZero() {
 			n.DiedAt = &s.DiedAt
 		}
+		if l := s.Link; l != nil {
+			n.Link = &result.NodeLink{Packets: l.Packets, Bytes: l.Bytes, DroppedQueue: l.DroppedQueue, DroppedBehind: l.DroppedBehind}
+			if l.DroppedBehind > 0 {
+				c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("the link's relay fell behind and dropped %d of node %s's packets: the relay's limit, not the link's", l.DroppedBehind, s.Name))
+			}
+		}
 		if g := c.nodeGroups[s.Name]; g != nil {
 			n.Limits = &result.Limits{Applied: true, Cgroup: fmt.Sprintf("v%d", limits.Version()), Settings: g.Applied, Evidence: g.Evidence()}
 		}

@@ -45,6 +45,9 @@ type NodeStats struct {
 	DiedAt time.Time
 	// Unread is why the node's counters could not be read ("" if they were).
 	Unread string
+	// Link is what the node sent the others through the link's relay in
+	// the window (nil without --link).
+	Link *netns.RelayCounts
 }
 
 // innodbDeadlocks is InnoDB's count of the deadlocks it detected: a
@@ -63,6 +66,7 @@ var (
 type nodeMark struct {
 	counters map[string]float64
 	cpu      float64
+	link     netns.RelayCounts
 }
 
 func (in *galeraInstance) Endpoint() proto.Endpoint   { return in.ep }
@@ -184,6 +188,7 @@ func (in *galeraInstance) MarkNodes(ctx context.Context) error {
 			return fmt.Errorf("node %s: %w", n.name, err)
 		}
 		in.marks[i] = nodeMark{counters: numbers(st), cpu: procCPU(n.proc.PID())}
+		in.marks[i].link, _ = in.net.RelayCounts(i)
 	}
 	return nil
 }
@@ -217,6 +222,12 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 			ns.Counters[k] = now[k]
 		}
 		out = append(out, ns)
+	}
+	for i := range out {
+		if c, ok := in.net.RelayCounts(i); ok {
+			d := c.Sub(in.marks[i].link)
+			out[i].Link = &d
+		}
 	}
 	return out, errors.Join(errs...)
 }
