@@ -80,8 +80,10 @@ func proxied(t *testing.T, scheme string, ci proto.Endpoint) (addr, out string, 
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(out)
-		if bytes.Contains(b, []byte(ci.Password)) || bytes.Contains(log.Bytes(), []byte(ci.Password)) {
-			t.Errorf("the password is in the capture or the log:\n%s\n%s", b, log.String())
+		for _, pw := range []string{ci.Password, newSecret} {
+			if bytes.Contains(b, []byte(pw)) || bytes.Contains(log.Bytes(), []byte(pw)) {
+				t.Errorf("a password is in the capture or the log:\n%s\n%s", b, log.String())
+			}
 		}
 	}
 }
@@ -185,6 +187,8 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 		{kind: "commit", text: "COMMIT"},
 		{kind: "query", text: "SELECT * FROM missing", errCode: "1146"},
 		{kind: "prepare", text: "SELECT v FROM missing WHERE id = ?", errCode: "1146"},
+		{kind: "query", text: "CREATE USER 'cap'@'localhost' IDENTIFIED BY '<redacted>'"},
+		{kind: "set", text: "SET PASSWORD FOR 'cap'@'localhost' = PASSWORD('<redacted>')"},
 	}
 	pg := []want{
 		{kind: "query", text: "CREATE TABLE t (id int primary key, v text)"},
@@ -204,6 +208,11 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 		{kind: "prepare", text: "SELECT 2 + $1::int"},
 		{kind: "execute", text: "SELECT 1 / $1::int", params: []any{0.0}, errCode: "22012"},
 		{kind: "execute", text: "SELECT 2 + $1::int", params: []any{1.0}, unanswered: true},
+		// pgx closes the failed batch's statements before its next query
+		{kind: "close", text: "SELECT 1 / $1::int"},
+		{kind: "close", text: "SELECT 2 + $1::int"},
+		{kind: "query", text: "CREATE ROLE cap"},
+		{kind: "query", text: "ALTER ROLE cap PASSWORD '<redacted>'"},
 	}
 	for _, c := range []struct {
 		target, scheme, driver, dsn string
@@ -214,12 +223,16 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 		// TLS is preferred, not required: the proxy refuses it and the
 		// session goes on in the clear
 		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s?tls=preferred", func(int) string { return "?" }, my,
-			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}, nil},
+			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}, withPasswords(
+				"CREATE USER 'cap'@'localhost' IDENTIFIED BY '"+newSecret+"'", "SET PASSWORD FOR 'cap'@'localhost' = PASSWORD('"+newSecret+"')")},
 		{"postgres", "postgres", "pgx", "postgres://%s:%s@%s/%s?sslmode=prefer", func(i int) string { return fmt.Sprintf("$%d", i) }, pg, []want{
 			{kind: "prepare", text: "SELECT count(*) FROM t"},
 			// a bigint, in binary as pgx asks for it
 			{kind: "execute", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte{0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3})},
-		}, pgBatch},
+		}, func(t *testing.T, c *sql.Conn) {
+			pgBatch(t, c)
+			withPasswords("CREATE ROLE cap", "ALTER ROLE cap PASSWORD '"+newSecret+"'")(t, c)
+		}},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			ci := server(t, c.target)
@@ -234,6 +247,20 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 			stop()
 			checkCapture(t, out, c.scheme, ci, c.a, c.b)
 		})
+	}
+}
+
+// newSecret is a password the application's statements set: the capture
+// holds '<redacted>' in its place.
+const newSecret = "Capture-Never-Holds-This-9"
+
+// withPasswords runs statements that carry a password, as text queries.
+func withPasswords(stmts ...string) func(*testing.T, *sql.Conn) {
+	return func(t *testing.T, c *sql.Conn) {
+		for _, q := range stmts {
+			_, err := c.ExecContext(context.Background(), q)
+			must(t, err)
+		}
 	}
 }
 

@@ -47,9 +47,11 @@ func (s *session) open(user, db string, attrs map[string]string) {
 }
 
 // command starts a command's record; the client side calls it, in order.
+// The text is redacted here, the one place every protocol's statements
+// pass, so no password a statement carries reaches the capture.
 func (s *session) command(kind, text string, at int64) *Command {
 	s.seq++
-	return &Command{Type: "command", Session: s.id, Seq: s.seq, Kind: kind, Text: text, StartNs: at}
+	return &Command{Type: "command", Session: s.id, Seq: s.seq, Kind: kind, Text: redact(text), StartNs: at}
 }
 
 func (s *session) finish(c *Command, r *rows, at int64) {
