@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"shootout/internal/child"
 )
 
 // DumpTake is Options.Dump's value asking the proxy to take the dump
@@ -83,7 +86,8 @@ func namedDump(path string) (*Dump, error) {
 
 // take runs the dump tool: MariaDB's in one transaction
 // (--single-transaction, consistent for InnoDB), pg_dump always in one
-// snapshot. A failed dump leaves no file.
+// snapshot. It is started through child, so it dies with shootout. A
+// failed dump leaves no file.
 func (p *dumpPlan) take(ctx context.Context, d *Dump) (err error) {
 	d.StartNs = now()
 	defer func() {
@@ -100,12 +104,14 @@ func (p *dumpPlan) take(ctx context.Context, d *Dump) (err error) {
 	d.Tool = filepath.Base(cmd.Path)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err := child.Run(cmd); err != nil {
 		return fmt.Errorf("--dump: %s of %s: %v: %s", d.Tool, p.database, err, lastLine(stderr.String()))
 	}
 	return nil
 }
 
+// command is the dump tool's command; cleanup closes what it holds open
+// once the tool has run (or if it never does).
 func (p *dumpPlan) command(ctx context.Context) (*exec.Cmd, func(), error) {
 	if p.protocol == ProtoPostgres {
 		tool, err := exec.LookPath("pg_dump")
@@ -126,30 +132,39 @@ func (p *dumpPlan) command(ctx context.Context) (*exec.Cmd, func(), error) {
 			return nil, nil, fmt.Errorf("--dump: neither mariadb-dump nor mysqldump is installed")
 		}
 	}
-	opt, err := optionFile(p.user, p.password)
+	opt, err := optionPipe(p.user, p.password)
 	if err != nil {
 		return nil, nil, err
 	}
-	// the option file must be the first argument
-	cmd := exec.CommandContext(ctx, tool, "--defaults-extra-file="+opt, "--protocol=TCP", "--host", p.host,
+	// the option file must be the first argument; ExtraFiles[0] is the
+	// child's descriptor 3
+	cmd := exec.CommandContext(ctx, tool, "--defaults-extra-file=/dev/fd/3", "--protocol=TCP", "--host", p.host,
 		"--port", p.port, "--single-transaction", "--routines", "--triggers", "--result-file", p.path, p.database)
-	return cmd, func() { os.Remove(opt) }, nil
+	cmd.ExtraFiles = []*os.File{opt}
+	return cmd, func() { opt.Close() }, nil
 }
 
-// optionFile holds the credentials for the MariaDB client tools, readable
-// by this user alone.
-func optionFile(user, password string) (string, error) {
-	f, err := os.CreateTemp("", "shootout-dump-*.cnf")
+// optionPipe holds the credentials for the MariaDB client tools in a
+// pipe, its read end returned: no file ever holds the password, so none
+// is left behind when shootout is killed before it could remove one.
+// The option file is a few bytes, far under a pipe's buffer, so it is
+// written whole before the tool starts.
+func optionPipe(user, password string) (*os.File, error) {
+	r, w, err := os.Pipe()
 	if err != nil {
-		return "", fmt.Errorf("--dump: %w", err)
+		return nil, fmt.Errorf("--dump: %w", err)
 	}
-	defer f.Close()
+	defer w.Close()
 	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-	fmt.Fprintf(f, "[client]\nuser=\"%s\"\n", q.Replace(user))
+	opt := fmt.Sprintf("[client]\nuser=\"%s\"\n", q.Replace(user))
 	if password != "" {
-		fmt.Fprintf(f, "password=\"%s\"\n", q.Replace(password))
+		opt += fmt.Sprintf("password=\"%s\"\n", q.Replace(password))
 	}
-	return f.Name(), nil
+	if _, err := io.WriteString(w, opt); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("--dump: the option pipe: %w", err)
+	}
+	return r, nil
 }
 
 func lastLine(s string) string {

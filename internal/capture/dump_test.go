@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,8 @@ import (
 
 // --dump: the proxy dumps the database before it lets the first session
 // through, so the dump holds what was there before the capture and not
-// what the captured sessions wrote; the password reaches the tool by an
-// option file or the environment, never its command line.
+// what the captured sessions wrote; the password reaches the tool by a
+// pipe or the environment, never its command line or a file.
 func TestProxyDumpHoldsTheDataTheCaptureStartedFrom(t *testing.T) {
 	for _, c := range []struct{ target, scheme, driver, dsn string }{
 		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s"},
@@ -42,12 +43,15 @@ func TestProxyDumpHoldsTheDataTheCaptureStartedFrom(t *testing.T) {
 			protocol, server, _ := parseTo(o.To)
 			_, plan, err := planDump(o, protocol, server)
 			must(t, err)
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
 			cmd, cleanup, err := plan.command(context.Background())
 			must(t, err)
-			cleanup()
 			if strings.Contains(strings.Join(cmd.Args, " "), ci.Password) {
 				t.Errorf("the password is on the dump tool's command line: %q", cmd.Args)
 			}
+			noFileHolds(t, tmp, ci.Password)
+			cleanup()
 			var log bytes.Buffer
 			o.Log = &log
 			ctx, cancel := context.WithCancel(context.Background())
@@ -70,6 +74,18 @@ func TestProxyDumpHoldsTheDataTheCaptureStartedFrom(t *testing.T) {
 			checkDump(t, out, ci.Password, log.String())
 		})
 	}
+}
+
+// noFileHolds fails if a file under dir holds the password: one left by
+// a SIGKILLed shootout would stay there.
+func noFileHolds(t *testing.T, dir, password string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if b, rerr := os.ReadFile(path); err == nil && !d.IsDir() && rerr == nil && bytes.Contains(b, []byte(password)) {
+			t.Errorf("%s holds the password", path)
+		}
+		return nil
+	})
 }
 
 func checkDump(t *testing.T, out, password, log string) {
