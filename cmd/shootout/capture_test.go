@@ -37,6 +37,8 @@ func TestCaptureBadInputIsOneLineExit2(t *testing.T) {
 		{[]string{"--listen", "0.0.0.0:6033", "--to", "mysql://u:Secret9@127.0.0.1:3306", "--out", out}, "--listen \"0.0.0.0:6033\": the proxy listens on a loopback address only"},
 		{[]string{"--listen", "127.0.0.1:6033", "--to", "mysql://u:Sec%zzret9@127.0.0.1", "--out", out}, "--to: not a URL"},
 		{[]string{"--listen", "127.0.0.1:6033", "--to", "redis://u:Secret9@127.0.0.1", "--out", out}, "--to: scheme \"redis\"; valid:"},
+		{[]string{"--listen", "127.0.0.1:6033", "--to", "mysql://u:Secret9@10.1.2.3:3306/db", "--out", out}, "--to: host \"10.1.2.3\" is not a loopback address"},
+		{[]string{"--listen", "127.0.0.1:6033", "--to", "postgres://u:Secret9@db.example.com/db", "--out", out}, "--to: host \"db.example.com\" is not a loopback address"},
 		{[]string{"--listen", "127.0.0.1:6033", "--out", out}, "the proxy needs --listen, --to and --out together"},
 		{[]string{"--show", notCapture, "--out", out}, "give one or the other"},
 		{[]string{"--from-log", notCapture, "--format", "slow", "--out", out}, notCapture + ": no statement in it"},

@@ -35,7 +35,8 @@ type CLI struct {
 // Flags defines the command's flags on fs.
 func (c *CLI) Flags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.proxy.Listen, "listen", "", "loopback address the proxy listens on, such as 127.0.0.1:6033")
-	fs.StringVar(&c.proxy.To, "to", "", "the server's URL; its scheme names the protocol ("+Schemes+"); a user or password in it is never used or written")
+	fs.StringVar(&c.proxy.To, "to", "", "the server's URL on this machine; its scheme names the protocol ("+Schemes+");\n"+
+		"--dump uses its user and password (MYSQL_PWD or PGPASSWORD when it has none), never written")
 	fs.StringVar(&c.proxy.Out, "out", "", "the capture file to write (never overwritten)")
 	fs.StringVar(&c.proxy.Dump, "dump", "", "the data the capture starts from: alone, the proxy takes a consistent dump of --to's database at its start\n(mariadb-dump --single-transaction, pg_dump) into OUT.dump.sql; --dump FILE names one, recorded as given")
 	fs.Lookup("dump").NoOptDefVal = DumpTake

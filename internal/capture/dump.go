@@ -33,8 +33,8 @@ type Dump struct {
 }
 
 // dumpPlan is a dump to take: the --to URL's database and credentials,
-// which go to the tool by an option file or the environment, never on
-// its command line, in the capture or in an error.
+// which go to the tool by a pipe or the environment, never on its
+// command line, in a file, in the capture or in an error.
 type dumpPlan struct {
 	protocol, host, port, user, password, database string
 	path, rel                                      string
@@ -55,10 +55,10 @@ func planDump(o Options, protocol, addr string) (*Dump, *dumpPlan, error) {
 	u, _ := url.Parse(o.To) // parseTo has read it
 	db := strings.Trim(u.Path, "/")
 	if db == "" {
-		return nil, nil, badInput("--dump: --to names no database to dump (mysql://USER:PASSWORD@HOST:PORT/DATABASE)")
+		return nil, nil, badInput("--dump: --to names no database to dump (mysql://USER@HOST:PORT/DATABASE, the password in MYSQL_PWD)")
 	}
 	p := &dumpPlan{protocol: protocol, user: u.User.Username(), database: db}
-	p.password, _ = u.User.Password()
+	p.password = password(u, protocol)
 	p.host, p.port, _ = net.SplitHostPort(addr)
 	p.rel = filepath.Base(o.Out) + ".dump.sql"
 	p.path = filepath.Join(filepath.Dir(o.Out), p.rel)
@@ -68,6 +68,19 @@ func planDump(o Options, protocol, addr string) (*Dump, *dumpPlan, error) {
 		}
 	}
 	return &Dump{File: p.rel, Taken: true, Format: "sql"}, p, nil
+}
+
+// password is the URL's, else the environment's: the variable each
+// protocol's own clients read, so the password need not be on
+// shootout's command line either.
+func password(u *url.URL, protocol string) string {
+	if pw, ok := u.User.Password(); ok {
+		return pw
+	}
+	if protocol == ProtoPostgres {
+		return os.Getenv("PGPASSWORD")
+	}
+	return os.Getenv("MYSQL_PWD")
 }
 
 // namedDump is a dump the user names: it must be there.

@@ -132,4 +132,24 @@ func TestDumpOptionsAreCheckedFirst(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("bad --dump left a capture behind")
 	}
+	passwordFromEnv(t, out)
+}
+
+// A --to without a password takes it from the variable the protocol's
+// clients read; one in the URL comes first.
+func passwordFromEnv(t *testing.T, out string) {
+	t.Setenv("MYSQL_PWD", "from-mysql-pwd")
+	t.Setenv("PGPASSWORD", "from-pgpassword")
+	for _, c := range []struct{ to, want string }{
+		{"mysql://app@127.0.0.1:3306/shop", "from-mysql-pwd"},
+		{"postgres://app@127.0.0.1:5432/shop", "from-pgpassword"},
+		{"mysql://app:in-url@127.0.0.1:3306/shop", "in-url"},
+	} {
+		protocol, server, err := parseTo(c.to)
+		must(t, err)
+		_, plan, err := planDump(Options{To: c.to, Out: out, Dump: DumpTake}, protocol, server)
+		if err != nil || plan.password != c.want || plan.user != "app" {
+			t.Errorf("--to %s: %+v, %v; want the password %s", c.to, plan, err, c.want)
+		}
+	}
 }

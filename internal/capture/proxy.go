@@ -16,7 +16,7 @@ import (
 // the capture file.
 type Options struct {
 	Listen string // a loopback host:port
-	To     string // the server's URL: its scheme names the protocol; a user or password in it is never used or written
+	To     string // the server's URL: its scheme names the protocol; only --dump uses its user and password, never written
 	Out    string
 	// Dump is the data the capture starts from: DumpTake to take it at
 	// the start, or a dump file the user names
@@ -196,12 +196,13 @@ func (p *proxy) finish(cut int64) error {
 // Schemes are the URL schemes --to takes, and ToHelp says what --to is.
 const (
 	Schemes = "mysql, mariadb, postgres, postgresql"
-	ToHelp  = "--to is the server's URL: mysql://HOST:PORT (MariaDB, MySQL) or postgres://HOST:PORT."
+	ToHelp  = "--to is the server's URL on this machine (127.0.0.1, ::1, localhost): mysql://HOST:PORT (MariaDB, MySQL) or postgres://HOST:PORT;\n" +
+		"--dump takes the user, password and database from it, the password from MYSQL_PWD or PGPASSWORD when the URL has none."
 )
 
 // parseTo takes the protocol from the URL's scheme and the address from
-// its host; the user and password are dropped here, and no error repeats
-// the URL, which may hold them.
+// its host; the user and password are left to planDump, and no error
+// repeats the URL, which may hold them.
 func parseTo(to string) (protocol, addr string, err error) {
 	u, perr := url.Parse(to)
 	if perr != nil || u.Host == "" {
@@ -219,7 +220,17 @@ func parseTo(to string) (protocol, addr string, err error) {
 	if u.Port() != "" {
 		port = u.Port()
 	}
+	// the proxy clears CLIENT_SSL and refuses TLS: what it forwards,
+	// passwords included, goes in the clear, so only to this machine
+	if host := u.Hostname(); !isLoopback(host) {
+		return "", "", badInput("--to: host %q is not a loopback address; the proxy forwards without TLS, so only to a server on this machine (127.0.0.1, ::1, localhost)", host)
+	}
 	return protocol, net.JoinHostPort(u.Hostname(), port), nil
+}
+
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback())
 }
 
 // checkLoopback refuses a listening address other machines could reach:

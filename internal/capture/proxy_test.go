@@ -312,7 +312,7 @@ func checkCapture(t *testing.T, path, scheme string, ci proto.Endpoint, a, b []w
 	t.Helper()
 	h, lines, err := Read(path)
 	must(t, err)
-	proto, _, _ := parseTo(scheme + "://x")
+	proto, _, _ := parseTo(scheme + "://127.0.0.1")
 	if h.Protocol != proto || h.Source != "proxy" || h.ServerVersion == "" {
 		t.Errorf("header %+v", h)
 	}
