@@ -51,7 +51,7 @@ type myPending struct {
 	com   byte
 	phase myPhase
 	left  int // column or parameter definitions still to come
-	rows  rows
+	rows  RowSum
 }
 
 // mySession follows one MariaDB/MySQL session.

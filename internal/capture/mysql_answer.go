@@ -109,7 +109,7 @@ func (my *mySession) answer(b []byte, at int64) {
 	case b[0] == 0xfe && (len(b) < 9 || (caps&capDeprecateEOF != 0 && len(b) < 0xffffff)):
 		my.resultEnd(h, b, caps, at)
 	default:
-		h.rows.add(b)
+		h.rows.Add(b)
 	}
 }
 

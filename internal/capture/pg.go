@@ -37,7 +37,7 @@ const (
 type pgPending struct {
 	cmd  *Command
 	wait pgWait
-	rows rows
+	rows RowSum
 	stmt string // a Describe of a statement: its name, for its parameter types
 }
 

@@ -62,7 +62,7 @@ func (pg *pgSession) serverMessage(t byte, body []byte, at int64) {
 	head := pg.pending[0]
 	switch t {
 	case 'D', 'd':
-		head.rows.add(body)
+		head.rows.Add(body)
 	case 't':
 		var m pgproto3.ParameterDescription
 		if head.wait == waitDescribe && m.Decode(body) == nil {

@@ -54,10 +54,10 @@ func (s *session) command(kind, text string, at int64) *Command {
 	return &Command{Type: "command", Session: s.id, Seq: s.seq, Kind: kind, Text: redact(text), StartNs: at}
 }
 
-func (s *session) finish(c *Command, r *rows, at int64) {
+func (s *session) finish(c *Command, r *RowSum, at int64) {
 	c.EndNs = at
 	if r != nil {
-		c.Rows, c.Checksum = r.n, r.sum()
+		c.Rows, c.Checksum = r.N, r.Sum()
 	}
 	s.p.w.line(*c)
 }
@@ -83,15 +83,17 @@ func (s *session) close(reason string) {
 	s.p.w.line(Close{Type: "close", Session: s.id, AtNs: now(), Reason: reason})
 }
 
-// rows counts a result's rows and sums them: SHA-256 over each row's
+// RowSum counts a result's rows and sums them: SHA-256 over each row's
 // payload as the server sent it, each preceded by its length as 4 bytes
-// big-endian (docs/capture.md).
-type rows struct {
-	n int64
+// big-endian, the first 8 bytes in hex (docs/capture.md). A replay sums
+// its answers with it, so the two agree by construction.
+type RowSum struct {
+	N int64
 	h hash.Hash
 }
 
-func (r *rows) add(payload []byte) {
+// Add counts one row, payload as the protocol carries it.
+func (r *RowSum) Add(payload []byte) {
 	if r.h == nil {
 		r.h = sha256.New()
 	}
@@ -99,10 +101,11 @@ func (r *rows) add(payload []byte) {
 	binary.BigEndian.PutUint32(l[:], uint32(len(payload)))
 	r.h.Write(l[:])
 	r.h.Write(payload)
-	r.n++
+	r.N++
 }
 
-func (r *rows) sum() string {
+// Sum is the checksum of the rows added, "" when there were none.
+func (r *RowSum) Sum() string {
 	if r.h == nil {
 		return ""
 	}

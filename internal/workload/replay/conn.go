@@ -2,13 +2,11 @@ package replay
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"math"
 	"strconv"
 
@@ -49,31 +47,6 @@ func newConn(protocol string, c *sql.Conn) conn {
 	return &mySess{c: c, stmts: map[string]*sql.Stmt{}}
 }
 
-// rowSum sums rows as the capture does: SHA-256 over each row's payload,
-// preceded by its length as 4 bytes big-endian, the first 8 bytes in hex.
-type rowSum struct {
-	n int64
-	h hash.Hash
-}
-
-func (r *rowSum) add(payload []byte) {
-	if r.h == nil {
-		r.h = sha256.New()
-	}
-	var l [4]byte
-	binary.BigEndian.PutUint32(l[:], uint32(len(payload)))
-	r.h.Write(l[:])
-	r.h.Write(payload)
-	r.n++
-}
-
-func (r *rowSum) sum() string {
-	if r.h == nil {
-		return ""
-	}
-	return "sha256:" + hex.EncodeToString(r.h.Sum(nil)[:8])
-}
-
 func failed(err error) answer {
 	a := answer{err: err}
 	var my *mysql.MySQLError
@@ -108,7 +81,7 @@ func (m *mySess) text(ctx context.Context, q string) answer {
 // carried them (a length-encoded string per column, 0xFB for NULL).
 func myRows(rows *sql.Rows, text bool) answer {
 	defer rows.Close()
-	var r rowSum
+	var r capture.RowSum
 	var buf []byte
 	for {
 		cols, err := rows.Columns()
@@ -128,7 +101,7 @@ func myRows(rows *sql.Rows, text bool) answer {
 			for _, v := range vals {
 				buf = lenenc(buf, v)
 			}
-			r.add(buf)
+			r.Add(buf)
 		}
 		if !rows.NextResultSet() {
 			break
@@ -137,9 +110,9 @@ func myRows(rows *sql.Rows, text bool) answer {
 	if err := rows.Err(); err != nil {
 		return failed(err)
 	}
-	a := answer{rows: r.n}
+	a := answer{rows: r.N}
 	if text {
-		a.sum = r.sum()
+		a.sum = r.Sum()
 	}
 	return a
 }
@@ -265,18 +238,18 @@ func (p *pgSess) raw(f func(pc *pgconn.PgConn) answer) answer {
 func (p *pgSess) text(ctx context.Context, q string) answer {
 	return p.raw(func(pc *pgconn.PgConn) answer {
 		results, err := pc.Exec(ctx, q).ReadAll()
-		var r rowSum
+		var r capture.RowSum
 		for _, res := range results {
 			for _, row := range res.Rows {
-				r.add(dataRow(row))
+				r.Add(dataRow(row))
 			}
 		}
 		if err != nil {
 			a := failed(err)
-			a.rows = r.n
+			a.rows = r.N
 			return a
 		}
-		return answer{rows: r.n, sum: r.sum()}
+		return answer{rows: r.N, sum: r.Sum()}
 	})
 }
 
