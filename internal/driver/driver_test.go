@@ -643,3 +643,22 @@ func TestRunRaisesGOMAXPROCSToTheClientsAndRestoresIt(t *testing.T) {
 		t.Fatalf("GOMAXPROCS after the run = %d, want 1 back", got)
 	}
 }
+
+// The summary reads on a 100-column terminal for an operation of an
+// ordinary name and figures of a slow cell (the trim once ran the line to
+// 105 columns).
+func TestSummaryLinesFitAHundredColumns(t *testing.T) {
+	r := &Result{OpNames: []string{"event"}, Ops: map[string]OpStats{"event": {
+		Snapshot:    hist.Snapshot{Count: 123456, MeanMs: 19.91, P50Ms: 15.123, P95Ms: 31.33, P99Ms: 45.678, MaxMs: 1234.567},
+		TrimmedHead: 12345, TrimmedTail: 12345}}}
+	var sum bytes.Buffer
+	r.WriteSummary(&sum)
+	for _, line := range strings.Split(sum.String(), "\n") {
+		if len(line) > 100 {
+			t.Errorf("%d columns: %q", len(line), line)
+		}
+	}
+	if !strings.Contains(sum.String(), "12345 dropped at the head, 12345 at the tail") {
+		t.Errorf("the trim is not said:\n%s", sum.String())
+	}
+}

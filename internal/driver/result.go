@@ -229,8 +229,11 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "Operations (trimmed, ms):\n")
 	for _, name := range r.OpNames {
 		s := r.Ops[name]
-		fmt.Fprintf(w, "    %-14s count %-8d mean %.3f  p50 %.3f  p95 %.3f  p99 %.3f  max %.3f  (dropped %d head, %d tail)\n",
-			name, s.Count, s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.TrimmedHead, s.TrimmedTail)
+		// the trim on a line of its own: with it, the line passed 100
+		// columns on an ordinary cell
+		fmt.Fprintf(w, "    %-14s count %-8d mean %.3f  p50 %.3f  p95 %.3f  p99 %.3f  max %.3f\n",
+			name, s.Count, s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs)
+		fmt.Fprintf(w, "    %-14s (trimmed: %d dropped at the head, %d at the tail)\n", "", s.TrimmedHead, s.TrimmedTail)
 	}
 	if len(r.ByClass) > 0 {
 		var keys []string
