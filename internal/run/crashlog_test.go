@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,18 +31,7 @@ func TestServerCrashKeepsItsLog(t *testing.T) {
 	}
 	out := testenv.WorkDir(t)
 	r := &Runner{OutDir: out, Log: logWriter(t), Ledger: limits.Open(), duringRun: func(ctx context.Context, db *sql.DB) {
-		var pidFile string
-		if err := db.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&pidFile); err != nil {
-			t.Errorf("pid file: %v", err)
-			return
-		}
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			t.Errorf("read %s: %v", pidFile, err)
-			return
-		}
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		syscall.Kill(pid, syscall.SIGSEGV)
+		signalServer(ctx, t, db, syscall.SIGSEGV)
 	}}
 	defer r.Ledger.Close()
 	f := r.Cell(context.Background(), res, res.Cells[0])

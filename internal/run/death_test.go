@@ -38,19 +38,7 @@ func TestServerKilledMidRunIsNamedAtOnce(t *testing.T) {
 	var sentAt time.Time
 	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), duringRun: func(ctx context.Context, db *sql.DB) {
 		time.Sleep(2 * time.Second)
-		var pidFile string
-		if err := db.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&pidFile); err != nil {
-			t.Errorf("pid file: %v", err)
-			return
-		}
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			t.Errorf("read %s: %v", pidFile, err)
-			return
-		}
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		sentAt = time.Now()
-		syscall.Kill(pid, syscall.SIGKILL)
+		sentAt = signalServer(ctx, t, db, syscall.SIGKILL)
 	}}
 	defer r.Ledger.Close()
 	dead := r.Cell(context.Background(), res, res.Cells[0])
@@ -429,4 +417,23 @@ func holdLock(ctx context.Context, t *testing.T, db *sql.DB, stmts []string, loc
 	}
 	*lockedAt = time.Now()
 	<-ctx.Done()
+}
+
+// signalServer sends sig to the mariadbd behind db, found by its own pid
+// file, and says when; the zero time when it could not.
+func signalServer(ctx context.Context, t *testing.T, db *sql.DB, sig syscall.Signal) time.Time {
+	var pidFile string
+	if err := db.QueryRowContext(ctx, "SELECT @@pid_file").Scan(&pidFile); err != nil {
+		t.Errorf("pid file: %v", err)
+		return time.Time{}
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Errorf("read %s: %v", pidFile, err)
+		return time.Time{}
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	at := time.Now()
+	syscall.Kill(pid, sig)
+	return at
 }
