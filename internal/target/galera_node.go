@@ -85,7 +85,7 @@ func (in *galeraInstance) sizeNodes(opt StartOptions) error {
 		if err != nil {
 			return err
 		}
-		logf(opt.Log, "each of %d nodes: %s", in.conf.nodes, sizing)
+		logf(opt.Log, "each of %d nodes: %s", in.conf.nodes, sizing.WithGiven(in.conf.server))
 		maps.Copy(in.applied, sizing.Settings)
 	}
 	maps.Copy(in.applied, in.conf.server)

@@ -269,7 +269,7 @@ func (m MariaDB) settings(opt StartOptions) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		logf(opt.Log, "%s", sizing)
+		logf(opt.Log, "%s", sizing.WithGiven(opt.Settings))
 		maps.Copy(applied, sizing.Settings)
 	}
 	// InnoDB's asynchronous IO through io_uring (MariaDB 10.6 and later)

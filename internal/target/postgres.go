@@ -121,7 +121,7 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 		if err != nil {
 			return nil, err
 		}
-		logf(opt.Log, "%s", sizing)
+		logf(opt.Log, "%s", sizing.WithGiven(opt.Settings))
 		maps.Copy(in.applied, sizing.Settings)
 	}
 	maps.Copy(in.applied, opt.Settings)

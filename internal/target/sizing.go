@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"shootout/internal/dialect"
+	"shootout/internal/units"
 )
 
 // A cell's memory budget (--memory) is a cgroup cap that includes the page
@@ -40,9 +42,48 @@ type MemoryPlan struct {
 func (p MemoryPlan) String() string {
 	var parts []string
 	for _, part := range p.Parts {
+		if part.Bytes < 0 { // given settings past the budget
+			parts = append(parts, part.Name+" none: the budget is overrun by "+HumanBytes(-part.Bytes))
+			continue
+		}
 		parts = append(parts, part.Name+" "+HumanBytes(part.Bytes))
 	}
 	return fmt.Sprintf("memory %s shared out: %s", HumanBytes(p.Budget), strings.Join(parts, ", "))
+}
+
+// WithGiven is the plan as the server runs it when the study's settings
+// give some of its parts themselves (seed 004's 1G caches): those parts
+// take the given size, marked, and the page cache is what is left, so the
+// log and the cell's notes never show a share the server was not given.
+// A given value without a unit is left as the rule had it (PostgreSQL
+// reads a bare shared_buffers in 8 kB pages), named as given.
+func (p MemoryPlan) WithGiven(settings map[string]string) MemoryPlan {
+	out := p
+	out.Parts = nil
+	var rest int64
+	pageCache := -1
+	for _, part := range p.Parts {
+		v, given := settings[part.Name]
+		switch {
+		case part.Name == "page cache":
+			pageCache = len(out.Parts)
+		case given && strings.IndexFunc(v, unicode.IsLetter) >= 0:
+			if n, err := units.ParseBytes(v); err == nil {
+				part.Bytes = n
+			}
+			part.Name += " (given)"
+		case given:
+			part.Name += " (given: " + v + ")"
+		}
+		if part.Name != "page cache" {
+			rest += part.Bytes
+		}
+		out.Parts = append(out.Parts, part)
+	}
+	if pageCache >= 0 {
+		out.Parts[pageCache].Bytes = p.Budget - rest
+	}
+	return out
 }
 
 // Measured and documented sizes the rule starts from (MariaDB 10.11,

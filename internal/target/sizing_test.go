@@ -177,3 +177,35 @@ func TestTooSmallABudgetsPartsAddUpToItsLeast(t *testing.T) {
 		}
 	}
 }
+
+// Seed 004's study gives the caches itself (1G in a 3G cap): the memory
+// line must say 1G, not the rule's 1536M the server never had, and leave
+// the page cache what the given cache leaves.
+func TestGivenSettingsShowInTheMemoryNote(t *testing.T) {
+	p, err := SizeMemory("innodb", 3<<30, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := p.String()
+	given := p.WithGiven(map[string]string{"innodb_buffer_pool_size": "1G"}).String()
+	if !strings.Contains(given, "innodb_buffer_pool_size (given) 1G") {
+		t.Errorf("the given pool is not shown as given:\n%s", given)
+	}
+	if strings.Contains(given, p.Settings["innodb_buffer_pool_size"]) && p.Settings["innodb_buffer_pool_size"] != "1G" {
+		t.Errorf("the rule's pool %s is still shown:\n%s", p.Settings["innodb_buffer_pool_size"], given)
+	}
+	var sum int64
+	for _, part := range p.WithGiven(map[string]string{"innodb_buffer_pool_size": "1G"}).Parts {
+		sum += part.Bytes
+	}
+	if sum != 3<<30 {
+		t.Errorf("the parts add up to %d, not the 3G budget:\n%s", sum, given)
+	}
+	if p.WithGiven(nil).String() != rule {
+		t.Errorf("nothing given changed the line:\n%s\n%s", rule, p.WithGiven(nil))
+	}
+	over := p.WithGiven(map[string]string{"innodb_buffer_pool_size": "4G"}).String()
+	if !strings.Contains(over, "page cache none: the budget is overrun by") {
+		t.Errorf("a given pool past the budget is not said:\n%s", over)
+	}
+}
