@@ -198,3 +198,70 @@ func TestNotTheClientsCPUIsTakenOut(t *testing.T) {
 		t.Errorf("model %v s, client %v s of %v s in the process", r.NotClientCPUSeconds, r.ClientCPUSeconds, self)
 	}
 }
+
+// A server of several processes maps one shared segment in each (PostgreSQL's
+// shared buffers): the tree's memory must count the segment once, not once
+// per process as a sum of RSS does.
+func TestSharedMemoryOfATreeCountsOnce(t *testing.T) {
+	const segment = 64 << 20
+	f, err := os.CreateTemp("/dev/shm", "shootout-metrics-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	defer os.Remove(f.Name())
+	if err := f.Truncate(segment); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// three processes of the test binary, each mapping every page
+	var pids []int
+	for i := 0; i < 3; i++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMapsASegment$")
+		cmd.Env = append(os.Environ(), "SHOOTOUT_MAP_SEGMENT="+f.Name())
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		buf := make([]byte, 6)
+		if _, err := out.Read(buf); err != nil || string(buf[:5]) != "ready" {
+			t.Fatalf("helper did not map the segment: %q %v", buf, err)
+		}
+		pids = append(pids, cmd.Process.Pid)
+	}
+	u := ReadTree(pids)
+	if u.Processes != 3 {
+		t.Fatalf("%d processes read, want 3", u.Processes)
+	}
+	if u.RSSBytes >= 2*segment {
+		t.Errorf("3 processes sharing a %d MiB segment hold %d MiB: the shared pages are counted per process", segment>>20, u.RSSBytes>>20)
+	}
+	if u.RSSBytes < segment {
+		t.Errorf("3 processes sharing a %d MiB segment hold only %d MiB", segment>>20, u.RSSBytes>>20)
+	}
+}
+
+// TestHelperMapsASegment is the child of the test above, not a test.
+func TestHelperMapsASegment(t *testing.T) {
+	name := os.Getenv("SHOOTOUT_MAP_SEGMENT")
+	if name == "" {
+		t.Skip("a helper process of TestSharedMemoryOfATreeCountsOnce")
+	}
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	mem, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(mem); i += os.Getpagesize() {
+		mem[i] = 1
+	}
+	os.Stdout.WriteString("ready\n")
+	time.Sleep(30 * time.Second)
+}
