@@ -99,7 +99,11 @@ func compareCmd() *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
-			report.Compare(cmd.OutOrStdout(), a, b, alpha)
+			if report.Compare(cmd.OutOrStdout(), a, b, alpha) == 0 {
+				// a script reading the exit status must not take "nothing
+				// compared" for "no change"
+				return fmt.Errorf("compare: no cell of %s and %s ran under the same conditions, so nothing was compared (above: why)", args[0], args[1])
+			}
 			return nil
 		},
 	}

@@ -261,3 +261,25 @@ func TestOneOutTwoDurationsAreNeverPooled(t *testing.T) {
 		t.Errorf("compare did not refuse the mixed durations naming the field:\n%s", stdout)
 	}
 }
+
+// TestCompareThatComparesNothingFails: A's and B's cells share names but
+// ran under other durations, so compare refuses every pair; a script that
+// reads the exit status must not take that for "no change".
+func TestCompareThatComparesNothingFails(t *testing.T) {
+	work := t.TempDir()
+	a, b := filepath.Join(work, "a"), filepath.Join(work, "b")
+	writeRepeats(t, a, pointSelect, 3000, 3100, 2950, 3050)
+	longer := pointSelect
+	longer.Duration = "6s"
+	writeRepeats(t, b, longer, 3000, 3100, 2950, 3050)
+	stdout, stderr, code := shootout(t, nil, "compare", a, b)
+	if code != 1 {
+		t.Fatalf("compare of pairs that all differ: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "nothing was compared") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("want one line saying nothing was compared, got:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "not compared") {
+		t.Errorf("the refusals are not listed:\n%s", stdout)
+	}
+}

@@ -57,8 +57,9 @@ func repeatFigures(ops []string) []repeatFigure {
 // autocorrelated, include the warm-up and carry none of the run-to-run
 // variance, so one run against another would always look significant.
 // Cells are compared only when every recorded condition is equal; the
-// pairs refused are listed with their differences.
-func Compare(w io.Writer, a, b []*result.File, alpha float64) {
+// pairs refused are listed with their differences. It returns how many
+// cells it compared.
+func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 	ga, gb := groupRepeats(a), groupRepeats(b)
 	var keys []string
 	for k := range ga {
@@ -127,6 +128,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) {
 	if onlyA+onlyB > 0 {
 		fmt.Fprintf(w, "%d cell(s) only in A, %d only in B (not compared)\n", onlyA, onlyB)
 	}
+	return len(comparable)
 }
 
 // repeatDiffs is every condition in which a repeat of either side differs
