@@ -60,7 +60,11 @@ func (c *cellRun) loadRows(ctx context.Context) (workload.LoadStats, error) {
 	if c.ds.LoadRows > 0 {
 		total = c.ds.LoadRows
 	}
-	progress, finish := c.progress(total, "loading "+c.ds.Name+" rows")
+	unit := "rows"
+	if c.ds.LoadInBytes {
+		unit = "bytes"
+	}
+	progress, finish := c.progress(total, "loading "+c.ds.Name, unit)
 	db, d := c.sqlHandles()
 	if hook := c.duringLoad; hook != nil && db != nil {
 		var once sync.Once
@@ -140,14 +144,21 @@ func (c *cellRun) logLoad(stats workload.LoadStats) {
 
 // progress shows a bar on a terminal, and a line every 5 s elsewhere (CI
 // logs, files), so long loads are visible without filling a log with bars.
-func (r *Runner) progress(total int64, what string) (workload.Progress, func()) {
+// unit is "rows", or "bytes" for a load that counts its input read.
+func (r *Runner) progress(total int64, what, unit string) (workload.Progress, func()) {
 	if r.Log == nil {
 		return nil, func() {}
 	}
 	if f, ok := r.Log.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(r.Log), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+		opts := []progressbar.Option{progressbar.OptionSetWriter(r.Log), progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(),
+			progressbar.OptionThrottle(200 * time.Millisecond), progressbar.OptionClearOnFinish()}
+		if unit == "bytes" {
+			opts = append(opts, progressbar.OptionShowBytes(true))
+		} else {
+			opts = append(opts, progressbar.OptionSetItsString(unit))
+		}
+		bar := progressbar.NewOptions64(total, opts...)
 		return func(n int64) { bar.Add64(n) }, func() { bar.Finish() }
 	}
 	var mu sync.Mutex
@@ -160,7 +171,18 @@ func (r *Runner) progress(total int64, what string) (workload.Progress, func()) 
 		done += n
 		if now := time.Now(); now.Sub(last) >= 5*time.Second {
 			last = now
-			logf(r.Log, "%s: %d/%d (%.0f%%, %.0f rows/s)", what, done, total, 100*float64(done)/float64(total), float64(done)/now.Sub(start).Seconds())
+			logf(r.Log, "%s", progressLine(what, unit, done, total, now.Sub(start)))
 		}
 	}, func() {}
+}
+
+// progressLine is a load's progress in its unit: rows, or a dump's bytes
+// read in MiB.
+func progressLine(what, unit string, done, total int64, took time.Duration) string {
+	pct := 100 * float64(done) / float64(max(total, 1))
+	if unit == "bytes" {
+		const mib = 1 << 20
+		return fmt.Sprintf("%s: %.1f/%.1f MiB read (%.0f%%, %.1f MiB/s)", what, float64(done)/mib, float64(total)/mib, pct, float64(done)/mib/took.Seconds())
+	}
+	return fmt.Sprintf("%s %s: %d/%d (%.0f%%, %.0f %s/s)", what, unit, done, total, pct, float64(done)/took.Seconds(), unit)
 }

@@ -27,6 +27,9 @@ type Dataset struct {
 	// LoadRows is how many rows loading writes in all tables, for the
 	// progress bar, when it is not Rows.
 	LoadRows int64 `json:"-"`
+	// LoadInBytes says LoadRows counts bytes of input, not rows (a dump,
+	// whose rows are not known before it is read).
+	LoadInBytes bool `json:"-"`
 }
 
 // Outcome is what one operation did, for sysbench-style counts. On error

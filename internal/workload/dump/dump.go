@@ -58,8 +58,11 @@ var own = workload.Own{
 // Workload is a user's dump and pages, read and checked.
 type Workload struct {
 	file, queriesFile string
-	random            bool
-	loadParallel      int
+	// sqlBytes is the dump's SQL text in bytes (gunzipped), which the
+	// load's progress counts
+	sqlBytes     int64
+	random       bool
+	loadParallel int
 
 	tables []*mysqldump.CreateTable
 	byName map[string]*mysqldump.CreateTable
@@ -92,11 +95,7 @@ func (w *Workload) Dataset(spec string, seed int64) (workload.Dataset, error) {
 	if spec != filepath.Base(w.file) {
 		return workload.Dataset{}, fmt.Errorf("dataset %q: the dump workload's data is the dump, %s", spec, filepath.Base(w.file))
 	}
-	st, err := os.Stat(w.file)
-	if err != nil {
-		return workload.Dataset{}, err
-	}
-	return workload.Dataset{Name: spec, Seed: seed, LoadRows: st.Size()}, nil
+	return workload.Dataset{Name: spec, Seed: seed, LoadRows: w.sqlBytes, LoadInBytes: true}, nil
 }
 
 // open reads the dump, gunzipped when it is .gz.
@@ -149,6 +148,7 @@ func (w *Workload) read() error {
 	if err := s.Err(); err != nil {
 		return fmt.Errorf("--dump %w", err)
 	}
+	w.sqlBytes = s.Bytes
 	if len(w.tables) == 0 {
 		return fmt.Errorf("--dump %s: no CREATE TABLE: want mysqldump or mariadb-dump output with the tables' structure", w.file)
 	}
