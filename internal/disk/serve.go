@@ -2,6 +2,7 @@ package disk
 
 import (
 	"context"
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
@@ -370,7 +371,7 @@ func (n *imageNode) Read(ctx context.Context, fh fs.FileHandle, dest []byte, off
 		})
 	})
 	if err != nil {
-		return nil, fs.ToErrno(err)
+		return nil, imageErrno(err)
 	}
 	return fuse.ReadResultData(dest[:k]), 0
 }
@@ -387,7 +388,7 @@ func (n *imageNode) Write(ctx context.Context, fh fs.FileHandle, data []byte, of
 		})
 	})
 	if err != nil {
-		return uint32(k), fs.ToErrno(err)
+		return uint32(k), imageErrno(err)
 	}
 	return uint32(k), 0
 }
@@ -400,6 +401,18 @@ func (n *imageNode) Fsync(ctx context.Context, fh fs.FileHandle, flags uint32) s
 	n.dev.count(opFlush, 0)
 	n.dev.onOwnThread(func() { n.dev.serve(opFlush, 0, 0, func() error { return nil }) })
 	return 0
+}
+
+// imageErrno is err as FUSE answers it. A read or write that reaches the
+// image after Close closed it (a file system unmounted lazily, whose last
+// writes land late: the disk is scratch, thrown away) is answered EIO
+// rather than through go-fuse's conversion, which logs every such error
+// on stderr between the run's lines.
+func imageErrno(err error) syscall.Errno {
+	if errors.Is(err, os.ErrClosed) {
+		return syscall.EIO
+	}
+	return fs.ToErrno(err)
 }
 
 type rootNode struct {

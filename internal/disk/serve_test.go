@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -80,5 +81,23 @@ func TestEarlyAnswersAreCounted(t *testing.T) {
 		if early := d.early.Load(); (early > 0) != c.early || c.early && early < 19 {
 			t.Errorf("answers sent %v before the model's time: %d of 20 counted early", c.roundTrip, early)
 		}
+	}
+}
+
+// A write that reaches the image after it was closed (a lazily unmounted
+// file system's last pages) is answered EIO, quietly: go-fuse's own
+// conversion printed "can't convert error type" lines into the run's output.
+func TestLateWriteToAClosedImageIsEIOQuietly(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "img")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = f.WriteAt([]byte("x"), 0)
+	if got := imageErrno(err); got != syscall.EIO {
+		t.Errorf("a write to a closed image: %v, want EIO", got)
+	}
+	if got := imageErrno(syscall.ENOSPC); got != syscall.ENOSPC {
+		t.Errorf("an errno passes through: %v", got)
 	}
 }
