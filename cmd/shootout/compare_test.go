@@ -94,7 +94,7 @@ func TestCompareAAIsNoiseAndABIsSignificant(t *testing.T) {
 			t.Errorf("A/B: every repeat of B slower than every one of A must be significantly worse (p = 2/252):\n%s", stdout)
 		}
 	}
-	m := regexp.MustCompile(`tps\s+([0-9.]+) \[[^\]]*\]\s+([0-9.]+) \[`).FindStringSubmatch(tps)
+	m := regexp.MustCompile(`tps\s+([0-9.]+)(?: \[[^\]]*\])?\s+([0-9.]+)`).FindStringSubmatch(tps)
 	if m == nil || m[1] != "3020" || m[2] != "395" {
 		t.Errorf("A/B: tps medians %v, want 3020 and 395:\n%s", m, stdout)
 	}
@@ -281,5 +281,31 @@ func TestCompareThatComparesNothingFails(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "not compared") {
 		t.Errorf("the refusals are not listed:\n%s", stdout)
+	}
+}
+
+// TestCompareFitsAHundredColumns: compare is a screen like the others (at
+// most 100 columns where no terminal says otherwise): the cell's name
+// goes on a line of its own, and a significant change with its interval
+// still fits beside the medians; it printed 210 columns.
+func TestCompareFitsAHundredColumns(t *testing.T) {
+	work := t.TempDir()
+	a, b := filepath.Join(work, "a"), filepath.Join(work, "b")
+	long := pointSelect
+	long.Target, long.Dataset = "mariadb-rocksdb", "10000000"
+	long.Conditions.MemoryBytes, long.Conditions.Disk = 3<<30, "ssd"
+	writeRepeats(t, a, long, 3000, 3100, 2950, 3050, 3020)
+	writeRepeats(t, b, long, 410, 380, 395, 402, 371)
+	stdout, stderr, code := shootout(t, []string{"COLUMNS="}, "compare", a, b)
+	if code != 0 {
+		t.Fatalf("compare: exit %d\n%s", code, stderr)
+	}
+	for _, l := range strings.Split(stdout, "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("a line of %d columns:\n%s", n, l)
+		}
+	}
+	if rows := compareRows(stdout); len(rows) != 6 || !strings.Contains(rows[0], "(worse)") {
+		t.Errorf("want six figures each on one line with its change:\n%s", stdout)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"shootout/internal/metrics"
 	"shootout/internal/result"
@@ -83,20 +82,25 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 		// the medians' intervals are at stats.Confidence; the change's is
 		// cut where the U test leaves alpha, so its level follows --alpha
 		med, chg := levelText(stats.Confidence), levelText(1-alpha)
-		fmt.Fprintf(w, "The sample of a cell is its repeats (one figure per repeat). Medians with their %s interval; change with its %s interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.\n", med, chg, alpha)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "cell\tfigure\tA median [%s CI]\tB median [%s CI]\tn A/B\tchange [%s CI]\t\n", med, med, chg)
+		width := Width()
+		note(w, width, "", fmt.Sprintf("The sample of a cell is its repeats (one figure per repeat). Medians with their %s interval; change with its %s interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.", med, chg, alpha))
+		head := []string{"figure", fmt.Sprintf("A median [%s CI]", med), fmt.Sprintf("B median [%s CI]", med), "n A/B", fmt.Sprintf("change [%s CI]", chg)}
 		for _, k := range comparable {
+			var rows [][]string
 			for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
 				sa, sb := sampleOf(ga[k], fig), sampleOf(gb[k], fig)
 				if len(sa) == 0 || len(sb) == 0 {
 					continue
 				}
 				c := stats.Compare(sa, sb, alpha)
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t\n", k, fig.name, summaryText(c.A), summaryText(c.B), c.A.N, c.B.N, changeText(c, fig.higherIsBetter))
+				rows = append(rows, []string{"  " + fig.name, summaryText(c.A), summaryText(c.B), fmt.Sprintf("%d/%d", c.A.N, c.B.N), changeText(c, fig.higherIsBetter)})
 			}
+			// the cell on a line of its own: its name alone is 60-80
+			// columns, which beside the figures made a 210-column table
+			fmt.Fprintf(w, "\n%s\n", k)
+			fitTable(w, width, 0, head, rows, 1, 1)
 		}
-		tw.Flush()
+		note(w, width, "", fmt.Sprintf("A median without [an interval]: its %s interval needs 6 or more repeats.", med))
 		var busyA, busyB []*result.File
 		for _, k := range comparable {
 			busyA, busyB = append(busyA, ga[k]...), append(busyB, gb[k]...)
@@ -183,7 +187,7 @@ func levelText(level float64) string {
 
 func summaryText(s stats.Summary) string {
 	if !s.Bounded() {
-		return fmt.Sprintf("%s [need 6+ repeats]", figText(s.Median))
+		return figText(s.Median) // the line under the tables says why
 	}
 	return fmt.Sprintf("%s [%s, %s]", figText(s.Median), figText(s.Lo), figText(s.Hi))
 }

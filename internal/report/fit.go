@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -44,23 +45,37 @@ func fitTable(w io.Writer, width int, flags uint, head []string, rows [][]string
 		heads = twoLineHeads(head, rows)
 		widths = columnWidths(heads, rows)
 	}
-	parts := splitColumns(widths, width, keep, unit)
+	// a left-aligned table's last column is written unpadded (text after
+	// the last tab is no cell), so its gap is not on the line: trailing
+	// spaces would wrap a terminal exactly as wide as the table
+	leftAligned := flags&tabwriter.AlignRight == 0
+	slack := 0
+	if leftAligned {
+		slack = tableGap
+	}
+	parts := splitColumns(widths, width+slack, keep, unit)
 	for i, cols := range parts {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, tableGap, ' ', flags)
+		var out bytes.Buffer
+		tw := tabwriter.NewWriter(&out, 0, 0, tableGap, ' ', flags)
 		for _, r := range append(partHeads(heads, cols), rows...) {
 			var b strings.Builder
-			for _, c := range cols {
+			for j, c := range cols {
 				if c < len(r) {
 					b.WriteString(r[c])
 				}
-				b.WriteByte('\t')
+				if j < len(cols)-1 || !leftAligned {
+					b.WriteByte('\t')
+				}
 			}
 			fmt.Fprintln(tw, b.String())
 		}
 		tw.Flush()
+		for _, line := range strings.SplitAfter(out.String(), "\n") {
+			io.WriteString(w, strings.TrimRight(strings.TrimSuffix(line, "\n"), " ")+strings.Repeat("\n", strings.Count(line, "\n")))
+		}
 	}
 }
 

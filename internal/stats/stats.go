@@ -230,7 +230,7 @@ func (c Comparison) String() string {
 	case math.IsNaN(c.Delta):
 		return "n/a"
 	case c.NeedN > 0:
-		return fmt.Sprintf("~ (%d vs %d repeats can never reach p<%.2g: need %d+ per side)", c.A.N, c.B.N, c.Alpha, c.NeedN)
+		return fmt.Sprintf("~ (%d/%d repeats: p<%.2g needs %d+ a side)", c.A.N, c.B.N, c.Alpha, c.NeedN)
 	case !c.Significant:
 		return fmt.Sprintf("~ (p=%.2f)", c.P)
 	}

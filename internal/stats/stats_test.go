@@ -41,7 +41,7 @@ func TestTooFewRepeatsSaysHowManyAreNeeded(t *testing.T) {
 	if c.Significant || c.NeedN != 4 {
 		t.Fatalf("3 vs 3: significant=%v needN=%d, want false and 4 (min p 0.1, 4 vs 4 gives 0.029)", c.Significant, c.NeedN)
 	}
-	if !strings.Contains(c.String(), "need 4+") {
+	if !strings.Contains(c.String(), "needs 4+") {
 		t.Errorf("String() = %q, want the repeats needed", c.String())
 	}
 	if c := Compare([]float64{1, 2, 3, 4}, []float64{5, 6, 7, 8}, 0.05); c.NeedN != 0 || !c.Significant {
