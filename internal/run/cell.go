@@ -365,10 +365,16 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 	}
 	flavor, engine := target.Kind(c.t)
 	c.f.Target = result.Target{Name: c.t.Name(), Flavor: flavor, Engine: engine, Embedded: c.t.Embedded()}
-	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
-		c.f.Limits.Notes = append(c.f.Limits.Notes, sizing.String())
-	}
 	settings := c.res.Settings[c.cell.Target]
+	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
+		// as the server runs it: the parts the study's settings give at
+		// their given size, and for a cluster the share of each node
+		line := sizing.WithGiven(settings).String()
+		if c.lim.Nodes > 1 {
+			line = fmt.Sprintf("each of %d nodes: %s", c.lim.Nodes, line)
+		}
+		c.f.Limits.Notes = append(c.f.Limits.Notes, line)
+	}
 	if a := c.cell.Conditions.Allocator; a != "" {
 		// the allocator axis: a setting of the target's, for this cell
 		settings = maps.Clone(settings)
