@@ -224,7 +224,7 @@ func resolve(cmd *cobra.Command, p *plan.Plan, preset bool) (*plan.Resolved, err
 		fmt.Fprintln(log, wrapText(fmt.Sprintf("skipping %s: %s", name, res.Skipped[name]), termWidth(), 2))
 	}
 	run.Stamp(res)
-	return res, run.CheckMemory(res)
+	return res, run.CheckPlan(res)
 }
 
 func runMain(ctx context.Context, cmd *cobra.Command, args []string, f runFlags) error {

@@ -88,7 +88,7 @@ func Stamp(res *plan.Resolved) {
 // apply (unless allowUnlimited), a disk model or neighbour it cannot
 // give.
 func Precheck(res *plan.Resolved, allowUnlimited bool) error {
-	if err := checkMemory(res); err != nil {
+	if err := CheckPlan(res); err != nil {
 		return err
 	}
 	if !allowUnlimited {
@@ -99,9 +99,28 @@ func Precheck(res *plan.Resolved, allowUnlimited bool) error {
 	return checkDisks(res)
 }
 
-// CheckMemory refuses a --memory that a server cannot live in, with the
-// least that would do (also in --dry-run).
-func CheckMemory(res *plan.Resolved) error { return checkMemory(res) }
+// CheckPlan refuses, also in --dry-run, a --memory that a server cannot
+// live in (with the least that would do) and a target's own settings
+// that its start would refuse.
+func CheckPlan(res *plan.Resolved) error {
+	if err := checkMemory(res); err != nil {
+		return err
+	}
+	return checkSettings(res)
+}
+
+func checkSettings(res *plan.Resolved) error {
+	for _, pt := range res.Targets {
+		t, ok := pt.(target.SettingsChecker)
+		if !ok {
+			continue
+		}
+		if err := t.CheckSettings(res.Settings[pt.Name()]); err != nil {
+			return fmt.Errorf("plan settings: %w", err)
+		}
+	}
+	return nil
+}
 
 func checkMemory(res *plan.Resolved) error {
 	for _, c := range res.Cells {

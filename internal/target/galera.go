@@ -70,6 +70,12 @@ func galeraConfig(settings map[string]string) (galeraConf, error) {
 	return c, nil
 }
 
+// CheckSettings refuses the cluster's own settings that its start would.
+func (Galera) CheckSettings(settings map[string]string) error {
+	_, err := galeraConfig(settings)
+	return err
+}
+
 func (Galera) Name() string         { return "mariadb-galera" }
 func (Galera) Protocol() proto.Name { return proto.SQL }
 func (Galera) Embedded() bool       { return false }

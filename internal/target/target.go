@@ -43,6 +43,13 @@ type Target interface {
 }
 
 // SQLTarget is a target clients reach by SQL.
+// SettingsChecker is a target whose own settings (a cluster's nodes) can be
+// checked before anything starts, so a bad one is refused with the plan
+// rather than failing its cells one by one.
+type SettingsChecker interface {
+	CheckSettings(settings map[string]string) error
+}
+
 type SQLTarget interface {
 	Target
 	Dialect() dialect.Dialect
