@@ -45,6 +45,7 @@ func dryRunColumns(res *plan.Resolved) []column {
 		}},
 		{"app", []string{"app"}, func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
 		{"link", []string{"link"}, func(c result.Cell) string { return cond(c.Conditions.Link, "none") }},
+		{"agents", []string{"agents"}, func(c result.Cell) string { return fmt.Sprint(c.Conditions.Agents) }},
 		{"repeat", nil, func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
 		{"stop", nil, func(c result.Cell) string { return cellStop(res, c) }},
 	}

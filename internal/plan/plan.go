@@ -38,9 +38,10 @@ type Plan struct {
 	Ops       int64             `yaml:"ops"`
 	Reps      int64             `yaml:"reps"`
 	Rate      float64           `yaml:"rate"`
-	// Agents is how many agent processes run a cell's clients (0: none,
-	// shootout's own process drives them).
-	Agents int `yaml:"agents"`
+	// Agents are how many agent processes run a cell's clients (0: none,
+	// shootout's own process drives them), one cell per count: an axis,
+	// so one process against several is compared in one run's repeats.
+	Agents IntList `yaml:"agents"`
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
 	// MaxRepeat runs.
@@ -357,6 +358,28 @@ func ParseBytes(s string) (int64, error) {
 	return n, err
 }
 
+// IntList is a list of whole numbers that a plan may also give as one
+// (`agents: 2` as `agents: [2]`).
+type IntList []int
+
+// UnmarshalYAML takes a scalar as a list of one.
+func (l *IntList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		var v int
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		*l = IntList{v}
+		return nil
+	}
+	var vs []int
+	if err := n.Decode(&vs); err != nil {
+		return err
+	}
+	*l = vs
+	return nil
+}
+
 // CellID is a file-name-safe id that is the same for the same cell in every
 // run, so --resume and compare can match cells. External targets are named
 // by a hash of their redacted URL, so no address details land in file names.
@@ -403,6 +426,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.Allocator != "" {
 		id += "__malloc" + c.Conditions.Allocator
+	}
+	if c.Conditions.Agents > 0 {
+		id += fmt.Sprintf("__ag%d", c.Conditions.Agents)
 	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))

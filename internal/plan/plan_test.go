@@ -254,3 +254,37 @@ func TestSettingsFileReadsTheServersGroups(t *testing.T) {
 		t.Fatalf("the seed's my.cnf: %v (%v)", seed, err)
 	}
 }
+
+// Agents are an axis: one cell per count, so one process and several are
+// repeats of one run, interleaved; a plan may give one count as a scalar,
+// and a count above the clients is refused.
+func TestAgentsAreAnAxis(t *testing.T) {
+	p, err := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [4]\nduration: 1s\nagents: [0, 2]\nrepeat: '2'\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Resolve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	ids := map[string]bool{}
+	for _, c := range r.Cells {
+		got = append(got, c.Conditions.Agents)
+		ids[c.ID] = true
+	}
+	if !reflect.DeepEqual(got, []int{0, 2, 0, 2}) || len(ids) != 4 {
+		t.Errorf("agents of the cells %v (ids %d), want 0 2 0 2, each cell its own id", got, len(ids))
+	}
+	one, err := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [4]\nduration: 1s\nagents: 2\n"))
+	if err != nil {
+		t.Fatalf("agents: 2 as a scalar: %v", err)
+	}
+	if r, err := one.Resolve(Options{}); err != nil || len(r.Cells) != 1 || r.Cells[0].Conditions.Agents != 2 {
+		t.Errorf("agents: 2: %v %+v", err, r)
+	}
+	many, _ := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [4]\nduration: 1s\nagents: [5]\n"))
+	if _, err := many.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "at most the clients") {
+		t.Errorf("5 agents for 4 clients: %v, want refused", err)
+	}
+}

@@ -179,6 +179,14 @@ func (rs *resolver) bounds() error {
 			return p.errAt("clients", "%d is not %s", c, SettingByKey("clients").Valid)
 		}
 	}
+	if len(p.Agents) == 0 {
+		p.Agents = IntList{int(defaultOf("agents"))}
+	}
+	for _, a := range p.Agents {
+		if a < 0 || a > 64 || a > slices.Min(p.Clients) {
+			return p.errAt("agents", "%d is not %s", a, SettingByKey("agents").Valid)
+		}
+	}
 	if p.Duration != "" {
 		d, err := time.ParseDuration(p.Duration)
 		if err != nil || d < 0 {
@@ -189,7 +197,7 @@ func (rs *resolver) bounds() error {
 	for _, b := range []struct {
 		key string
 		n   float64
-	}{{"ops", float64(p.Ops)}, {"reps", float64(p.Reps)}, {"rate", p.Rate}, {"agents", float64(p.Agents)}} {
+	}{{"ops", float64(p.Ops)}, {"reps", float64(p.Reps)}, {"rate", p.Rate}} {
 		if b.n < 0 {
 			return p.errAt(b.key, "must not be negative")
 		}
@@ -407,24 +415,32 @@ func (rs *resolver) expandTargets(rep int, ds, wl string, clients int, neighbour
 	for _, t := range r.Targets {
 		for _, ap := range rs.apps {
 			for _, v := range rs.variants[variantKey{wl, t.Name()}] {
-				cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: p.Link, Neighbour: neighbour,
-					Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: p.Agents,
-					Settings: rs.settingsOf(t), App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
-				if neighbour != "0" {
-					cond.NeighbourFileBytes = r.NeighbourFileBytes
+				for _, agents := range p.Agents {
+					rs.addCell(rep, ds, wl, clients, neighbour, mem, t, ap, v, agents)
 				}
-				cell := result.Cell{
-					Target: t.Name(), Workload: wl, Params: v.params, Dataset: ds, Clients: clients,
-					Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
-				}
-				if r.Duration > 0 {
-					cell.Duration = r.Duration.String()
-				}
-				cell.ID = CellID(cell)
-				r.Cells = append(r.Cells, cell)
 			}
 		}
 	}
+}
+
+// addCell adds one cell of the plan's matrix.
+func (rs *resolver) addCell(rep int, ds, wl string, clients int, neighbour string, mem int64, t Target, ap string, v variant, agents int) {
+	p, r := rs.p, rs.r
+	cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: p.Link, Neighbour: neighbour,
+		Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: agents,
+		Settings: rs.settingsOf(t), App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
+	if neighbour != "0" {
+		cond.NeighbourFileBytes = r.NeighbourFileBytes
+	}
+	cell := result.Cell{
+		Target: t.Name(), Workload: wl, Params: v.params, Dataset: ds, Clients: clients,
+		Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
+	}
+	if r.Duration > 0 {
+		cell.Duration = r.Duration.String()
+	}
+	cell.ID = CellID(cell)
+	r.Cells = append(r.Cells, cell)
 }
 
 // settingsOf finds the plan's settings for t, whichever name the plan used.

@@ -73,8 +73,8 @@ var Settings = []Setting{
 		Help: "stop each client after `N` operations of its own, as siege -r (default: none; the shop study: 50)"},
 	{Key: "rate", Flag: "rate", Type: "float64", Identity: true, Valid: "a rate, 0 or more",
 		Help: "fixed rate in `OPS` per second over all clients (default 0: closed loop)"},
-	{Key: "agents", Flag: "agents", Type: "int", Identity: true, Valid: "an agent count from 0 to 64, at most the clients",
-		Help: "run each cell's clients in `N` agent processes (shootout agent) started on one barrier, their histograms merged exactly (default 0: in shootout's own process; native protocols only so far)"},
+	{Key: "agents", Flag: "agents", Type: "string", Default: "0", Axis: true, Identity: true, Valid: "agent counts from 0 to 64, each at most the clients, such as 0,2",
+		Help: "run each cell's clients in `N` agent processes (shootout agent) started on one barrier, their histograms merged exactly; one cell per count, so 0,2 compares one process with two in the same run (default 0: in shootout's own process; native protocols only so far)"},
 	{Key: "repeat", Flag: "repeat", Type: "string", Default: "1", Valid: "a repeat count from 1 to 100, or auto",
 		Help: "repeats of every cell, `N|auto`; auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, " +
 			"at least as many times as can reach p < --alpha (4 at 0.05) and at most --max-repeat"},
@@ -268,7 +268,7 @@ func (p *Plan) setFlag(s *Setting, values []string) error {
 		f.SetString(strings.TrimSpace(last))
 	case []string:
 		f.Set(reflect.ValueOf(splitList(last)))
-	case []int:
+	case []int, IntList:
 		var out []int
 		for _, v := range splitList(last) {
 			n, err := strconv.Atoi(v)
@@ -277,7 +277,7 @@ func (p *Plan) setFlag(s *Setting, values []string) error {
 			}
 			out = append(out, n)
 		}
-		f.Set(reflect.ValueOf(out))
+		f.Set(reflect.ValueOf(out).Convert(f.Type()))
 	case int, int64:
 		n, _ := strconv.ParseInt(last, 0, 64)
 		f.SetInt(n)

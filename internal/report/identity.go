@@ -145,6 +145,9 @@ func nameDifferences(gs []*group, fields map[*group]map[string]string) {
 				v, ok := fields[g][k]
 				if !ok {
 					v = "(unset)"
+					if zero, known := omittedMeans[k]; known {
+						v = zero
+					}
 				}
 				parts = append(parts, fmt.Sprintf("%s %s", strings.TrimPrefix(k, "conditions."), v))
 			}
@@ -154,6 +157,10 @@ func nameDifferences(gs []*group, fields map[*group]map[string]string) {
 		}
 	}
 }
+
+// omittedMeans is what a condition left out of a result file (its JSON
+// omits the zero value) stands for in a table's title.
+var omittedMeans = map[string]string{"conditions.agents": "0"}
 
 // splitTable is a table of one target whose repeats disagreed in its own
 // fields.
