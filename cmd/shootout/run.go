@@ -271,8 +271,12 @@ func manifest(res *plan.Resolved) *result.Manifest {
 	for _, t := range res.Targets {
 		names = append(names, t.Name())
 	}
-	return &result.Manifest{Name: res.Name, Baseline: res.Baseline, Targets: names, Skipped: res.Skipped,
-		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: run.Machine()}
+	m := &result.Manifest{Name: res.Name, Baseline: res.Baseline, Targets: names, Skipped: res.Skipped,
+		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: run.Machine(), Shootout: thisBuild()}
+	if res.Shard != nil {
+		m.Shard, m.PlanCells = res.Shard.String(), res.PlanCells
+	}
+	return m
 }
 
 // finish reports what ran and says how the run ended: bad input found

@@ -21,6 +21,7 @@ import (
 
 	"shootout/internal/proto"
 	"shootout/internal/result"
+	"shootout/internal/shard"
 	"shootout/internal/units"
 	"shootout/internal/workload"
 )
@@ -86,6 +87,9 @@ type Plan struct {
 	// DatasetMemory gives a dataset its own VM size, as the seed paired
 	// (small, 1G), (large, 2G), (giant, 8G); datasets not named get Memory.
 	DatasetMemory map[string]string `yaml:"dataset_memory"`
+	// Shard is this machine's share of the cells, I/N (run --shard;
+	// internal/shard says which cells).
+	Shard string `yaml:"shard"`
 
 	lines map[string]int // yaml key -> line, for error messages
 	file  string
@@ -116,6 +120,10 @@ type Resolved struct {
 	// AutoRepeat is set for repeat: auto; Cells then hold the first
 	// repeat of each cell, and the matrix adds repeats as it goes.
 	AutoRepeat *AutoRepeat
+	// Shard is the share of the plan's cells Cells holds (--shard), of
+	// PlanCells in all; nil for all of them.
+	Shard     *shard.Spec
+	PlanCells int
 }
 
 // AutoRepeat is when --repeat auto stops repeating a cell: once at least

@@ -11,6 +11,7 @@ import (
 
 	"shootout/internal/proto"
 	"shootout/internal/result"
+	"shootout/internal/shard"
 	"shootout/internal/stats"
 	"shootout/internal/units"
 	"shootout/internal/workload"
@@ -48,7 +49,22 @@ func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 		}
 	}
 	rs.expand()
-	return rs.r, nil
+	return rs.r, rs.shard()
+}
+
+// shard keeps this machine's share of the cells (--shard).
+func (rs *resolver) shard() error {
+	if rs.p.Shard == "" {
+		return nil
+	}
+	s, err := shard.Parse(rs.p.Shard)
+	if err != nil {
+		return rs.p.errAt("shard", "%v", err)
+	}
+	rs.r.Shard, rs.r.PlanCells = &s, len(rs.r.Cells)
+	rs.r.Cells = shard.Select(rs.r.Cells, s)
+	rs.r.Notes = append(rs.r.Notes, fmt.Sprintf("shard %s: %d of the plan's %d cells", s, len(rs.r.Cells), rs.r.PlanCells))
+	return nil
 }
 
 func (rs *resolver) targets() error {

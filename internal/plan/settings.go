@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"shootout/internal/shard"
 	"shootout/internal/workload"
 )
 
@@ -125,6 +126,9 @@ var Settings = []Setting{
 			"an error rule of the workload's own that retries without a limit (oltp's, as sysbench ignores errors) is not bounded by it"},
 	{Key: "neighbour_file", Type: "string", Default: "256M", Identity: true, Valid: "a size from 16M to 2G"},
 	{Key: "dataset_memory", Type: "map", Identity: true},
+	{Key: "shard", Flag: "shard", Type: "string", Valid: shard.Valid,
+		Help: "run only this machine's share of the cells, `I/N` (0-based, as a Kubernetes Indexed Job's JOB_COMPLETION_INDEX): " +
+			"N machines given the same plan run disjoint shares that cover it, and shootout merge joins their --out directories (docs/cluster-jobs.md)"},
 }
 
 // SettingByKey is the setting of a plan key; nil for none.

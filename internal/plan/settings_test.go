@@ -121,7 +121,8 @@ func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
 		"neighbour": "neighbour: [x2]", "paths": "paths: [text]", "trim": "trim: 0.2", "interval": "interval: 5s",
 		"data_seed": "data_seed: 7", "seed": "seed: 7", "settings": "settings: {sqlite: {cache_size: '1'}}", "max_retries": "max_retries: 3",
 		"neighbour_file": "neighbour_file: 64M", "dataset_memory": "dataset_memory: {'1000': 1G}",
-		"link": "link: 1ms,1gbit", // fails when Link is not in the conditions
+		"link":  "link: 1ms,1gbit", // fails when Link is not in the conditions
+		"shard": "shard: 0/1",
 	}
 	// these need a server's package installed to resolve at all; their
 	// cells' conditions say them (allocator, app, the my.cnf's settings)

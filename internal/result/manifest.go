@@ -21,6 +21,24 @@ type Manifest struct {
 	Machine  Machine           `json:"machine"`
 	// Seed is set when the run is a preset that reproduces a seed.
 	Seed *SeedSetup `json:"seed,omitempty"`
+	// Shootout is the shootout program that ran the cells.
+	Shootout *Build `json:"shootout,omitempty"`
+	// Shard is the share of the plan this run ran (run --shard I/N);
+	// PlanCells is then the plan's cells in all, Cells the shard's.
+	Shard     string `json:"shard,omitempty"`
+	PlanCells int    `json:"plan_cells,omitempty"`
+	// Merged are the directories shootout merge joined into this one,
+	// each with its shard.
+	Merged []string `json:"merged,omitempty"`
+}
+
+// Build names a shootout program: its module version (with the VCS
+// revision where the build recorded one) and the SHA-256 of its
+// executable, which tells two builds apart where no revision was
+// recorded (go build -buildvcs=false).
+type Build struct {
+	Version    string `json:"version"`
+	Executable string `json:"executable_sha256,omitempty"`
 }
 
 // Machine is where the run happened.
