@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"shootout/internal/report"
+	"shootout/internal/result"
+	"shootout/internal/shard"
+)
+
+func mergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge OUT DIR...",
+		Short: "Join result directories (the shards of run --shard) into one, and report it as run does",
+		Long: `Merge copies the cells of every DIR into OUT (a new or empty directory),
+writes one run.json, then the report run writes. It refuses, naming each cell
+and field, cells of one name whose conditions differ between directories (a
+server build, a setting, a limit), cells another shootout build measured, a
+cell two directories hold, and shards of one plan missing or given twice.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usage(fmt.Errorf("merge: want OUT and at least one results directory (the --out of each shard)"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := args[0]
+			m, err := shard.Merge(out, args[1:])
+			if err != nil {
+				return usage(err)
+			}
+			files, err := result.ReadDir(out)
+			if err != nil {
+				return usage(err)
+			}
+			report.SeedHeader(cmd.OutOrStdout(), m)
+			report.Terminal(cmd.OutOrStdout(), files, m.Baseline)
+			writeHTMLReport(out, m.Baseline, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			fmt.Fprintf(cmd.OutOrStdout(), "\nresults: %s (%d cells from %d directories)\n", out, len(files), len(args)-1)
+			return nil
+		},
+	}
+}
