@@ -70,7 +70,7 @@ func main() {
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { pprof.StopCPUProfile() }
 	wrapHelp(root)
-	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd(), compareCmd(), captureCmd(), agentCmd(), mergeCmd())
+	root.AddCommand(runCmd(), reportCmd(), targetsCmd(), studiesCmd(), schemaCmd(), prepareCmd(), calibrateCmd(), compareCmd(), captureCmd(), agentCmd(), mergeCmd(), k8sCmd())
 	err := root.ExecuteContext(ctx)
 	stop()
 	os.Exit(exitCode(err))
