@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"shootout/internal/k8sjob"
+	"shootout/internal/plan"
+	"shootout/internal/shard"
 )
 
 // k8sOwnFlags are k8s's flags that shape the Job; every other flag it
@@ -60,8 +62,14 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	}
 	// what run would refuse of the plan and flags is refused here, not
 	// in N pods on a cluster
-	if _, _, err := buildPlan(cmd, args, f); err != nil {
+	p, _, err := buildPlan(cmd, args, f)
+	if err != nil {
 		return usage(err)
+	}
+	if res, err := p.Resolve(plan.Options{}); err == nil && shard.Units(res.Cells) < o.Shards {
+		// rows go whole to a shard: more pods than rows x repeats idle
+		fmt.Fprintf(cmd.ErrOrStderr(), "shootout: note: the plan has %d rows x repeats, so %d of the %d shards will run no cell\n",
+			shard.Units(res.Cells), o.Shards-shard.Units(res.Cells), o.Shards)
 	}
 	o.Run = append(args, passedOn(cmd.Flags())...)
 	for _, s := range selectors {

@@ -79,3 +79,13 @@ func Select(cells []result.Cell, s Spec) []result.Cell {
 func RowKey(c result.Cell) string {
 	return fmt.Sprintf("%s\x00%s\x00%d\x00%s", c.Dataset, c.Workload, c.Clients, c.Conditions.Neighbour)
 }
+
+// Units is how many shards the cells can keep busy: a row's repeat is
+// the least that goes to one shard.
+func Units(cells []result.Cell) int {
+	units := map[string]bool{}
+	for _, c := range cells {
+		units[fmt.Sprintf("%s\x00%d", RowKey(c), c.Repeat)] = true
+	}
+	return len(units)
+}

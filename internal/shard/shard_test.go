@@ -26,7 +26,7 @@ func cells(repeats, rows int, targets ...string) []result.Cell {
 // The N shards of one plan are disjoint and cover it, each in the
 // plan's order, and none is more than a row's cells from the others.
 func TestShardsAreDisjointAndCoverThePlan(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 4, 7} {
+	for _, n := range []int{1, 2, 3, 4, 7, 20} {
 		all := cells(3, 5, "a", "b")
 		seen := map[string]int{}
 		sizes := []int{}
@@ -54,6 +54,16 @@ func TestShardsAreDisjointAndCoverThePlan(t *testing.T) {
 		}
 		if hi-lo > 2 {
 			t.Errorf("n=%d: shard sizes %v differ by more than a row", n, sizes)
+		}
+		// k8s warns of idle pods by Units: it must be the shards kept busy
+		busy := 0
+		for _, s := range sizes {
+			if s > 0 {
+				busy++
+			}
+		}
+		if want := min(n, Units(all)); busy != want || Units(all) != 15 {
+			t.Errorf("n=%d: %d shards have cells, Units says %d of 15", n, busy, Units(all))
 		}
 	}
 }
