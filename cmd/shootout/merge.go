@@ -31,6 +31,9 @@ cell two directories hold, and shards of one plan missing or given twice.`,
 			if err != nil {
 				return usage(err)
 			}
+			for _, n := range shard.MachineNotes(args[1:]) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: note:", n)
+			}
 			files, err := result.ReadDir(out)
 			if err != nil {
 				return usage(err)

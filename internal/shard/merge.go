@@ -62,6 +62,30 @@ func Merge(out string, dirs []string) (*result.Manifest, error) {
 	return m, result.WriteManifest(out, m)
 }
 
+// MachineNotes say where the directories' machines differ (cores,
+// memory, kernel, Go): not refused, since twin nodes' memory can differ
+// by the kernel's reservations, but said, since the report reads as one
+// machine's.
+func MachineNotes(dirs []string) []string {
+	var out []string
+	var first *result.Manifest
+	for _, d := range dirs {
+		m, err := result.ReadManifest(d)
+		if err != nil {
+			continue
+		}
+		if first == nil {
+			first = m
+			continue
+		}
+		if a, b := first.Machine, m.Machine; a != b {
+			out = append(out, fmt.Sprintf("%s ran on another machine than %s: %d cores, %d MiB, kernel %s, %s vs %d cores, %d MiB, kernel %s, %s",
+				d, dirs[0], b.Cores, b.MemBytes>>20, b.Kernel, b.GoVersion, a.Cores, a.MemBytes>>20, a.Kernel, a.GoVersion))
+		}
+	}
+	return out
+}
+
 func readRuns(dirs []string) ([]run, error) {
 	var runs []run
 	for _, d := range dirs {

@@ -71,6 +71,15 @@ func TestMergeJoinsShardsIntoThePlansCells(t *testing.T) {
 	if err != nil || back.Cells != len(all) || back.Shard != "" || len(back.Merged) != 3 || m.Cells != len(all) {
 		t.Fatalf("merged run.json %+v (%v)", back, err)
 	}
+	if notes := MachineNotes(dirs); len(notes) != 0 {
+		t.Errorf("twin machines noted as different: %v", notes)
+	}
+	m2, _ := result.ReadManifest(dirs[2])
+	m2.Machine.Cores = 8
+	result.WriteManifest(dirs[2], m2)
+	if notes := MachineNotes(dirs); len(notes) != 1 || !strings.Contains(notes[0], "8 cores") {
+		t.Errorf("a machine of 8 cores among 0-core ones: %v", notes)
+	}
 	if _, err := Merge(out, dirs); err == nil || !strings.Contains(err.Error(), "already holds cells/") {
 		t.Fatalf("a second merge into the same directory: %v", err)
 	}
