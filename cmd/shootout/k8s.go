@@ -51,7 +51,6 @@ the volume). docs/cluster-jobs.md says what the nodes must share.`,
 	fl.StringVar(&f.study, "study", "", "a preset `NAME` for every shard (shootout studies)")
 	fl.BoolVar(&f.quick, "quick", false, "the study's quick variant")
 	fl.BoolVar(&f.allowUnlimited, "allow-unlimited", false, "as run's")
-	fl.BoolVar(&f.keepData, "keep-data", false, "as run's")
 	registerSettings(fl)
 	return c
 }
