@@ -65,11 +65,6 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	if err != nil {
 		return usage(err)
 	}
-	if res, err := p.Resolve(plan.Options{}); err == nil && shard.Units(res.Cells) < o.Shards {
-		// rows go whole to a shard: more pods than rows x repeats idle
-		fmt.Fprintf(cmd.ErrOrStderr(), "shootout: note: the plan has %d rows x repeats, so %d of the %d shards will run no cell\n",
-			shard.Units(res.Cells), o.Shards-shard.Units(res.Cells), o.Shards)
-	}
 	o.Run = append(args, passedOn(cmd.Flags())...)
 	for _, s := range selectors {
 		k, v, ok := strings.Cut(s, "=")
@@ -88,6 +83,11 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	b, err := k8sjob.YAML(job)
 	if err != nil {
 		return err
+	}
+	if res, err := p.Resolve(plan.Options{}); err == nil && shard.Units(res.Cells) < o.Shards {
+		// rows go whole to a shard: more pods than rows x repeats idle
+		fmt.Fprintf(cmd.ErrOrStderr(), "shootout: note: a row's repeat goes whole to one shard and the plan has %d, so %d of the %d shards will run no cell\n",
+			shard.Units(res.Cells), o.Shards-shard.Units(res.Cells), o.Shards)
 	}
 	_, err = cmd.OutOrStdout().Write(b)
 	return err

@@ -44,4 +44,9 @@ func TestK8sPassesThePlanAndRunFlagsToEveryPod(t *testing.T) {
 		*job.Spec.Completions != 3 || pod.Volumes[0].HostPath.Path != "/srv/shootout" || job.Name != "night" {
 		t.Fatalf("want a Job of 3 running %q, results in /srv/shootout:\n%s", want, stdout)
 	}
+	// one row, one repeat: a second pod would idle, and is said to
+	_, stderr, code = shootout(t, nil, "k8s", "--targets", "sqlite", "--workload", "kv", "--shards", "2", "--image", "i", "--pvc", "r")
+	if code != 0 || !strings.Contains(stderr, "the plan has 1, so 1 of the 2 shards will run no cell") {
+		t.Errorf("exit %d, no note of an idle shard:\n%s", code, stderr)
+	}
 }
