@@ -52,6 +52,7 @@ the volume). docs/cluster-jobs.md says what the nodes must share.`,
 	fl.BoolVar(&f.quick, "quick", false, "the study's quick variant")
 	fl.BoolVar(&f.allowUnlimited, "allow-unlimited", false, "as run's")
 	registerSettings(fl)
+	fl.MarkHidden("shard") // each pod's own: refused here
 	return c
 }
 
