@@ -33,12 +33,12 @@ type Manifest struct {
 }
 
 // Build names a shootout program: its module version (with the VCS
-// revision where the build recorded one) and the SHA-256 of its
-// executable, which tells two builds apart where no revision was
-// recorded (go build -buildvcs=false).
+// revision where the build recorded one) and the Go build ID of its
+// executable (`go tool buildid`), which tells two builds apart where no
+// revision was recorded (go build -buildvcs=false).
 type Build struct {
-	Version    string `json:"version"`
-	Executable string `json:"executable_sha256,omitempty"`
+	Version string `json:"version"`
+	BuildID string `json:"go_build_id,omitempty"`
 }
 
 // Machine is where the run happened.

@@ -136,7 +136,7 @@ func buildOf(m *result.Manifest) string {
 	if m.Shootout == nil {
 		return "(not recorded)"
 	}
-	return m.Shootout.Version + " sha256:" + m.Shootout.Executable
+	return m.Shootout.Version + " build " + m.Shootout.BuildID
 }
 
 // planDiffs are what two shards of one plan must share: the plan's

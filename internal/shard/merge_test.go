@@ -24,7 +24,7 @@ func writeShard(t *testing.T, dir string, all []result.Cell, s Spec, build strin
 		}
 	}
 	m := &result.Manifest{Name: "p", Targets: []string{"a", "b"}, Cells: len(mine), Shard: s.String(), PlanCells: len(all),
-		Shootout: &result.Build{Version: "(devel)", Executable: build}}
+		Shootout: &result.Build{Version: "(devel)", BuildID: build}}
 	if err := result.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +103,9 @@ func TestMergeRefusesCellsThatDidNotMeasureTheSameThing(t *testing.T) {
 		}, []string{all[4].ID + "x", "conditions.build: (unset) vs mariadbd 11.9"}},
 		"another shootout build": {func(t *testing.T, dirs []string) {
 			m, _ := result.ReadManifest(dirs[1])
-			m.Shootout.Executable = "b2"
+			m.Shootout.BuildID = "b2"
 			result.WriteManifest(dirs[1], m)
-		}, []string{"shootout build: (devel) sha256:b2 vs (devel) sha256:b1"}},
+		}, []string{"shootout build: (devel) build b2 vs (devel) build b1"}},
 		"a shard missing": {func(t *testing.T, dirs []string) {
 			m, _ := result.ReadManifest(dirs[1])
 			m.Shard = "0/2"
