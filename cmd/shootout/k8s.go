@@ -21,8 +21,8 @@ func k8sCmd() *cobra.Command {
 	var f runFlags
 	var selectors []string
 	c := &cobra.Command{
-		Use:   "k8s [PLAN.yaml] --shards N --image IMAGE (--pvc CLAIM | --host-path DIR) [run flags]",
-		Short: "Print a Kubernetes Indexed Job that runs the plan's shards, one node each",
+		Use:   "k8s [PLAN.yaml] --shards N --image IMAGE (--pvc NAME | --host-path DIR)",
+		Short: "Print a Kubernetes Indexed Job running the plan's shards, a node each",
 		Long: `k8s prints (for kubectl apply -f -) a batch/v1 Job of --shards pods, each
 running shootout run --shard I/N with the plan and run flags given here, on a
 node of its own, privileged (for the servers' cgroups); each pod copies its

@@ -50,3 +50,13 @@ func TestK8sPassesThePlanAndRunFlagsToEveryPod(t *testing.T) {
 		t.Errorf("exit %d, no note of an idle shard:\n%s", code, stderr)
 	}
 }
+
+// The new verbs' help fits the width every screen keeps to.
+func TestK8sAndMergeHelpFitIn100Columns(t *testing.T) {
+	for _, args := range [][]string{{"k8s", "--help"}, {"merge", "--help"}, {"--help"}} {
+		stdout, stderr, code := shootout(t, []string{"COLUMNS=100"}, args...)
+		if long := linesOver(stdout+stderr, 100); code != 0 || len(long) > 0 {
+			t.Errorf("%v: exit %d, %d lines over 100 columns: %q", args, code, len(long), long)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 func mergeCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "merge OUT DIR...",
-		Short: "Join result directories (the shards of run --shard) into one, and report it as run does",
+		Short: "Join the results directories of run --shard's shards into one, and report it",
 		Long: `Merge copies the cells of every DIR into OUT (a new or empty directory),
 writes one run.json, then the report run writes. It refuses, naming each cell
 and field, cells of one name whose conditions differ between directories (a
