@@ -71,6 +71,11 @@ func TestResumeSkipsOnlyWhatRanUnderTheSameConditions(t *testing.T) {
 	if err := result.Write(r.OutDir, failed); err != nil {
 		t.Fatal(err)
 	}
+	// the server that died left its log beside the failed result
+	deadLog := keptLogPath(r.OutDir, failed.Cell.ID)
+	if err := os.WriteFile(deadLog, []byte("mariadbd got signal 11"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	log := &strings.Builder{}
 	r = &Runner{OutDir: r.OutDir, Log: log, Resume: true}
 	sum, err := r.Matrix(context.Background(), res)
@@ -82,6 +87,9 @@ func TestResumeSkipsOnlyWhatRanUnderTheSameConditions(t *testing.T) {
 	}
 	if again, _ := os.Stat(result.Path(r.OutDir, res.Cells[0].ID)); !again.ModTime().Equal(first.ModTime()) {
 		t.Error("resume rewrote a finished cell")
+	}
+	if fileExists(deadLog) || !fileExists(filepath.Join(r.OutDir, "superseded", filepath.Base(deadLog))) {
+		t.Error("the dead server's log of the earlier attempt stays beside the cell that now succeeded, or was not kept aside")
 	}
 	// another duration: every cell runs again, the earlier ones kept aside
 	longer := fakePlan(t, plan.Plan{Clients: []int{1, 2}, Duration: "300ms"}, ok)

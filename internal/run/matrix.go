@@ -261,11 +261,21 @@ func resumeDecision(earlier map[string][]*result.File, cell result.Cell) (skip b
 // conditions to superseded/, out of the report's way but kept: nothing
 // measured is deleted.
 func (r *Runner) supersede(old []*result.File, cell result.Cell) error {
+	dir := filepath.Join(r.OutDir, "superseded")
 	for _, f := range old {
+		// the server's log kept from an earlier attempt that died goes
+		// aside too, or it would sit beside a result that succeeded
+		if log := keptLogPath(r.OutDir, f.Cell.ID); fileExists(log) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("--resume: %w", err)
+			}
+			if err := os.Rename(log, filepath.Join(dir, filepath.Base(log))); err != nil {
+				return fmt.Errorf("--resume: keep the earlier %s aside: %w", filepath.Base(log), err)
+			}
+		}
 		if f.Cell.ID == cell.ID {
 			continue // the new result overwrites it, as a failed cell's always was
 		}
-		dir := filepath.Join(r.OutDir, "superseded")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("--resume: %w", err)
 		}
@@ -274,4 +284,9 @@ func (r *Runner) supersede(old []*result.File, cell result.Cell) error {
 		}
 	}
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
