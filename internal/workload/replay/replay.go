@@ -63,6 +63,7 @@ type Workload struct {
 	clients int
 	start   time.Time // the replay's zero on the captured timeline
 	commits *commitOrder
+	ends    *commitOrder    // the sessions' ends, in the order the capture saw them
 	lag     []time.Duration // each replayed session's furthest behind its schedule
 	first   map[string]string
 	// begun are the sessions of each client's lanes it has begun, so a
@@ -248,6 +249,7 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 	w.db, w.start, w.lag, w.first = db, time.Time{}, nil, map[string]string{}
 	w.begun, w.ended, w.givenUp = map[int]int{}, map[int]int{}, nil
 	w.commits = newCommitOrder(w.s.commits)
+	w.ends = newCommitOrder(len(w.s.sessions))
 	return workload.State{}, nil
 }
 
@@ -312,6 +314,8 @@ func (w *Workload) resume(client int, mine []*sess) int {
 	if b > e {
 		w.givenUp = append(w.givenUp, fmt.Sprint(mine[b-1].id))
 		w.ended[client] = b
+		// the sessions after it must not wait for it
+		w.ends.mark(mine[b-1].ended)
 	}
 	return b
 }

@@ -28,6 +28,10 @@ type sess struct {
 	steps       []step
 	seq         int64 // the last command's, read so far
 	first, last int64 // capture ns of its open and close, for the lanes
+	// its place among the sessions in the order the capture saw them end,
+	// and how many of the first in that order had ended before it began
+	// (timing=session and commit start it after them)
+	ended, after int
 }
 
 // script is a capture read and checked, ready to replay.
@@ -206,6 +210,24 @@ func (s *script) order() {
 		}
 	}
 	s.lanes = lanes(s.sessions)
+	sessionOrder(s.sessions)
+}
+
+// sessionOrder numbers the sessions in the order they ended and gives
+// each the count of those that had ended before it began: what a later
+// session of the application found (the tables a migration made, the
+// rows an earlier request wrote) was done by then. A session waits only
+// for sessions that began before it, and each lane replays its sessions
+// in the order they began, so the waits make no cycle.
+func sessionOrder(sessions []*sess) {
+	byEnd := append([]*sess(nil), sessions...)
+	sort.SliceStable(byEnd, func(i, j int) bool { return byEnd[i].last < byEnd[j].last })
+	for i, se := range byEnd {
+		se.ended = i
+	}
+	for _, se := range sessions {
+		se.after = sort.Search(len(byEnd), func(k int) bool { return byEnd[k].last >= se.first })
+	}
 }
 
 // commits1 is whether st made work durable in the capture: a COMMIT, or
@@ -222,7 +244,21 @@ func commits1(st *step, inTx *bool) bool {
 		*inTx = false
 		return was && ok && st.Kind == capture.KindCommit
 	case capture.KindQuery, capture.KindExecute:
-		return !*inTx && ok && st.Affected > 0
+		return !*inTx && ok && (st.Affected > 0 || ddl(st.Text))
+	}
+	return false
+}
+
+// ddl is a statement that changes the schema: outside a transaction it
+// is made durable as it ends (MariaDB commits around it even inside
+// one), with no rows affected to say so. A later session that reads the
+// catalog (Rails' schema queries) must find it done.
+func ddl(text string) bool {
+	fp := capture.Fingerprint(capture.ProtoPostgres, text)
+	for _, w := range []string{"create ", "alter ", "drop ", "truncate ", "rename "} {
+		if strings.HasPrefix(fp, w) {
+			return true
+		}
 	}
 	return false
 }

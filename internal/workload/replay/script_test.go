@@ -168,3 +168,24 @@ func TestTheHeadersDumpIsTheDefaultData(t *testing.T) {
 		t.Errorf("dump= given: %v, want it read instead of the header's", err)
 	}
 }
+
+// A statement that changes the schema outside a transaction is a commit
+// in the order timing=commit keeps (it affects no rows to say so): a
+// later statement of another session waits for it.
+func TestSchemaChangesAreCommits(t *testing.T) {
+	text := header +
+		`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+		`{"type":"open","session":2,"at_ns":1000}` + "\n" +
+		`{"type":"command","session":1,"seq":1,"kind":"query","text":"CREATE TABLE t (a int)","start_ns":1100,"end_ns":1200}` + "\n" +
+		`{"type":"command","session":2,"seq":1,"kind":"query","text":"SELECT count(*) FROM t","start_ns":1300,"end_ns":1400,"rows":1}` + "\n" +
+		`{"type":"close","session":1,"at_ns":2000}` + "\n" +
+		`{"type":"close","session":2,"at_ns":2000}` + "\n" + end
+	s, err := readScript(file(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := s.sessions[1].steps[0]
+	if s.commits != 1 || read.needs != 1 {
+		t.Errorf("%d commits, the read waits for %d: want the CREATE TABLE a commit it waits for", s.commits, read.needs)
+	}
+}

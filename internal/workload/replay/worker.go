@@ -77,11 +77,14 @@ type worker struct {
 
 // next is the step to send, connecting its session first; false when
 // the lane is done.
-func (wk *worker) next(ctx context.Context) (*step, bool, error) {
+func (wk *worker) next(ctx context.Context, until time.Time) (*step, bool, error) {
 	for wk.cur < len(wk.sessions) {
 		se := wk.sessions[wk.cur]
 		if wk.pos < len(se.steps) {
 			if wk.c == nil {
+				if !wk.begin(ctx, se, until) {
+					return nil, true, nil
+				}
 				if err := wk.connect(ctx); err != nil {
 					return nil, false, err
 				}
@@ -89,9 +92,27 @@ func (wk *worker) next(ctx context.Context) (*step, bool, error) {
 			return &se.steps[wk.pos], true, nil
 		}
 		wk.endSession()
+		wk.w.ends.mark(se.ended)
 		wk.cur, wk.pos = wk.cur+1, 0
 	}
 	return nil, false, nil
+}
+
+// begin holds a session, under timing=session and commit, until the
+// sessions that had ended before it began in the capture have ended
+// here; false when ctx ends or until passes first. On the original
+// timeline its first command's time orders it.
+func (wk *worker) begin(ctx context.Context, se *sess, until time.Time) bool {
+	if wk.w.timing == Original {
+		return true
+	}
+	var deadline <-chan time.Time
+	if !until.IsZero() {
+		t := time.NewTimer(time.Until(until))
+		defer t.Stop()
+		deadline = t.C
+	}
+	return wk.w.ends.wait(ctx, se.after, deadline)
 }
 
 func (wk *worker) connect(ctx context.Context) error {
@@ -244,12 +265,15 @@ func outcome(st *step) workload.Outcome {
 // the statement alone).
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	for {
-		st, ok, err := wk.next(ctx)
+		st, ok, err := wk.next(ctx, time.Time{})
 		if err != nil || !ok {
 			if err == nil {
 				err = workload.ErrClientDone
 			}
 			return workload.Outcome{}, err
+		}
+		if st == nil {
+			return workload.Outcome{}, ctx.Err()
 		}
 		if !wk.wait(ctx, st, time.Time{}) {
 			return workload.Outcome{}, ctx.Err()
@@ -265,12 +289,15 @@ func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 // the stall watch sees only a statement the server has not answered.
 func (wk *worker) Loop(ctx context.Context, until time.Time, rec workload.LoopRecorder) (workload.Outcome, error) {
 	for ctx.Err() == nil && time.Now().Before(until) {
-		st, ok, err := wk.next(ctx)
+		st, ok, err := wk.next(ctx, until)
 		if err != nil {
 			return workload.Outcome{}, err
 		}
 		if !ok {
 			return workload.Outcome{}, workload.ErrClientDone
+		}
+		if st == nil {
+			return workload.Outcome{}, nil
 		}
 		if !wk.wait(ctx, st, until) {
 			return workload.Outcome{}, nil

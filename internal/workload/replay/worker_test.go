@@ -105,3 +105,74 @@ func TestAClientConnectedAgainGoesOnWithItsNextSession(t *testing.T) {
 		t.Errorf("drift %q, want session 1 given up", inv.Drift)
 	}
 }
+
+// lanesABC is a capture whose session C began after B had ended, while
+// the lanes put C after A, a short session B overlapped: C reads the
+// table B made, as an application's request reads what its migrations
+// made.
+const lanesABC = header +
+	`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+	`{"type":"command","session":1,"seq":1,"kind":"query","text":"SELECT 1","start_ns":1100,"end_ns":1200,"rows":1}` + "\n" +
+	`{"type":"close","session":1,"at_ns":2000}` + "\n" +
+	`{"type":"open","session":2,"at_ns":1500}` + "\n" +
+	`{"type":"command","session":2,"seq":1,"kind":"query","text":"CREATE TABLE t (a int)","start_ns":1600,"end_ns":1700}` + "\n" +
+	`{"type":"close","session":2,"at_ns":5000}` + "\n" +
+	`{"type":"open","session":3,"at_ns":6000}` + "\n" +
+	`{"type":"command","session":3,"seq":1,"kind":"query","text":"SELECT count(*) FROM t","start_ns":6100,"end_ns":6200,"rows":1}` + "\n" +
+	`{"type":"close","session":3,"at_ns":7000}` + "\n" + end
+
+// timing=session begins a session only after the sessions that had
+// ended before it began in the capture: C waits for B, on another
+// client, though its own client is free as soon as A is done.
+func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
+	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "session"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.(*Workload)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rw.SetClients(2)
+	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	newWorker := func(client int) workload.Worker {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wk
+	}
+	drain := func(wk workload.Worker) {
+		for {
+			if _, err := wk.Do(ctx); err != nil {
+				if err != workload.ErrClientDone {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}
+	ac, b := newWorker(0), newWorker(1)
+	done := make(chan struct{})
+	go func() { drain(ac); close(done) }()
+	time.Sleep(100 * time.Millisecond) // A and C's client first: C must wait for B
+	drain(b)
+	<-done
+	ac.Close()
+	b.Close()
+	for k, n := range ac.Counters() {
+		if strings.Contains(k, ":") {
+			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
+		}
+	}
+}
