@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -36,6 +37,7 @@ type opLine struct {
 	diff       map[string]float64 // ms the target spent on it beyond the baseline
 	share      map[string]float64 // diff over the target's whole difference
 	orderShare float64            // the largest share over the targets: the order
+	plan       map[string]string  // the target's EXPLAIN of it, where the cell took one
 }
 
 // opCompare is one table's row (a clients/load label) compared per
@@ -109,6 +111,79 @@ func opFigures(fs []*result.File, op string) (count int64, mean, p50, p99 float6
 	return int64(math.Round(stats.Median(counts))), stats.Median(means), stats.Median(p50s), stats.Median(p99s), means
 }
 
+// planOf is op's plan in the first of fs that took one: the plan is
+// taken once per cell, after its run, and repeats plan alike.
+func planOf(fs []*result.File, op string) string {
+	for _, f := range fs {
+		if p := f.Invariants.Plans[op]; p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// numbers are the estimates and costs in a plan, which differ between
+// engines and runs where the plan's shape does not.
+var numbers = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+
+// plansDiffer is whether l's plans differ between the targets that took
+// one, their numbers aside: another access path, key or join order.
+func (l *opLine) plansDiffer() bool {
+	shape := ""
+	for _, p := range l.plan {
+		s := numbers.ReplaceAllString(p, "#")
+		if shape != "" && s != shape {
+			return true
+		}
+		shape = s
+	}
+	return false
+}
+
+// planNotes are the plans of the statements shown (rows of them): all
+// of a statement whose plans differ between targets, flagged, and the
+// first planNotesSame's when they are alike, so the statements that
+// make most of a difference say why.
+func (c *opCompare) planNotes(rows int) []string {
+	var out []string
+	same := 0
+	for i, l := range c.lines[:min(rows, len(c.lines))] {
+		if len(l.plan) == 0 {
+			continue
+		}
+		differ := l.plansDiffer()
+		if !differ && (same == planNotesSame || len(l.plan) < len(c.others)+1) {
+			continue
+		}
+		var parts []string
+		for _, t := range append([]string{c.base}, c.others...) {
+			if p, ok := l.plan[t]; ok && (differ || len(parts) == 0) {
+				who := t
+				if !differ {
+					who = "every target"
+				}
+				parts = append(parts, who+": "+oneLine(p))
+			}
+		}
+		head := fmt.Sprintf("#%d plan, ", i+1)
+		if differ {
+			head = fmt.Sprintf("#%d PLANS DIFFER: ", i+1)
+		} else {
+			same++
+		}
+		out = append(out, head+clip(strings.Join(parts, "; "), 400))
+	}
+	return out
+}
+
+// planNotesSame is how many statements alike on every target get their
+// plan shown.
+const planNotesSame = 3
+
+func oneLine(p string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(p, "\n", " | ")), " ")
+}
+
 // compareOps is g's row label compared per operation, most of the
 // difference first; nil when the baseline ran no operation there.
 func compareOps(g *group, base, label string) *opCompare {
@@ -116,7 +191,13 @@ func compareOps(g *group, base, label string) *opCompare {
 		whole: map[string]float64{}, baseWhole: map[string]float64{}, mark: map[string]string{}}
 	for _, op := range opsOf(g.files) {
 		l := &opLine{op: op, count: map[string]int64{}, mean: map[string]float64{}, p50: map[string]float64{},
-			p99: map[string]float64{}, mark: map[string]string{}, diff: map[string]float64{}, share: map[string]float64{}}
+			p99: map[string]float64{}, mark: map[string]string{}, diff: map[string]float64{}, share: map[string]float64{},
+			plan: map[string]string{}}
+		for _, t := range g.targets {
+			if p := planOf(pick(g.files, t, label), op); p != "" {
+				l.plan[t] = p
+			}
+		}
 		var bm []float64
 		l.count[base], l.mean[base], l.p50[base], l.p99[base], bm = opFigures(pick(g.files, base, label), op)
 		for _, t := range c.others {
@@ -385,7 +466,7 @@ func writeOpTables(w io.Writer, width int, g *group, base string) {
 		if n := len(c.lines) - opTableRows; n > 0 {
 			fmt.Fprintf(w, "  and %d more statements (the HTML report and CSV have them all)\n", n)
 		}
-		for _, n := range append(c.countNotes(), c.shareNotes()...) {
+		for _, n := range append(append(c.countNotes(), c.shareNotes()...), c.planNotes(len(rows))...) {
 			note(w, width, "  ", n)
 		}
 		note(w, width, "  ", "n = "+base+"'s count, p50/p99 in ms; "+noiseLegend)
@@ -444,7 +525,7 @@ func opSection(g *group, base string) section {
 			for j, v := range c.opRow(i, 0) {
 				cell := numCell(v)
 				if j == 1 {
-					cell = tcell{Text: clip(v, 120), Title: v}
+					cell = tcell{Text: clip(v, 120), Title: v + c.planTitle(i)}
 				}
 				row = append(row, cell)
 			}
@@ -456,8 +537,22 @@ func opSection(g *group, base string) section {
 		}
 		lines = append(lines, c.countNotes()...)
 		lines = append(lines, c.shareNotes()...)
+		lines = append(lines, c.planNotes(len(c.lines))...)
 		sec.Figures = append(sec.Figures, figure{Heading: "clients/load " + label, Caption: strings.Join(lines, ". "),
 			Table: &table{Groups: groups, Head: head, Rows: rows}})
 	}
 	return sec
+}
+
+// planTitle is statement i's plans on each target, for its cell's
+// title in the HTML table.
+func (c *opCompare) planTitle(i int) string {
+	l := c.lines[i]
+	var b strings.Builder
+	for _, t := range append([]string{c.base}, c.others...) {
+		if p, ok := l.plan[t]; ok {
+			fmt.Fprintf(&b, "\n\nEXPLAIN on %s:\n%s", t, p)
+		}
+	}
+	return b.String()
 }

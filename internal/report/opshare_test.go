@@ -203,3 +203,33 @@ func TestSharesBeyondAHundredPercentAreExplained(t *testing.T) {
 		t.Errorf("shares of 1000%% and -900%% should be explained under the table:\n%s", b.String())
 	}
 }
+
+// Each statement's plan on each target is shown beside its times: the
+// statement whose plans differ (another key) is flagged with both, the
+// numbers of a plan (its estimates) are no difference, and the HTML
+// has the plans in the statement's title.
+func TestThePlansOfTheStatementsAreShownAndTheirDifferencesFlagged(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	ops := map[string][3]float64{"select * from big where k = ?": {100, 1, 3}, "select v from log where n = ?": {1000, 0.1, 0.11}}
+	files := stmtFiles(2, ops)
+	for _, f := range files {
+		big, log := "big ref key=k rows=10", "log ref key=n rows=1"
+		if f.Cell.Target == "other-engine" {
+			big, log = "big ALL key=none rows=100000 Using where", "log ref key=n rows=3"
+		}
+		f.Invariants.Plans = map[string]string{"select * from big where k = ?": big, "select v from log where n = ?": log}
+	}
+	var b bytes.Buffer
+	Terminal(&b, files, "base-engine")
+	out := b.String()
+	for _, want := range []string{"#1 PLANS DIFFER: base-engine: big ref key=k rows=10; other-engine: big ALL key=none",
+		"#2 plan, every target: log ref key=n rows=1"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	page := string(render(t, &Page{Files: files, Baseline: "base-engine"}))
+	if !strings.Contains(page, "EXPLAIN on other-engine:\nbig ALL key=none") {
+		t.Errorf("the HTML has no plan in the statement's title")
+	}
+}

@@ -383,6 +383,8 @@ type Invariants struct {
 	// Drift: where the work departed from the workload's definition
 	// (workload.Invariants.Drift).
 	Drift []string `json:"drift,omitempty"`
+	// Plans: the target's EXPLAIN per operation (workload.Invariants.Plans).
+	Plans map[string]string `json:"plans,omitempty"`
 }
 
 // App is what the application server in the loop cost per operation,

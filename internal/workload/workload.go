@@ -99,6 +99,10 @@ type Invariants struct {
 	// updates that found nothing to change), which makes cells do
 	// different work per operation.
 	Drift []string `json:"drift,omitempty"`
+	// Plans are the target's EXPLAIN of operations, by operation name,
+	// for the report to show beside their times (a replay's top
+	// fingerprints)
+	Plans map[string]string `json:"plans,omitempty"`
 }
 
 // Workload is one registered workload, configured with its parameters.

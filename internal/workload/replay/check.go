@@ -56,6 +56,9 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 	if len(lag) > 0 {
 		inv.Checked = append(inv.Checked, behindLine(lag))
 	}
+	// after the run, on the data the replay left: what the statements
+	// found is what was planned
+	inv.Plans = w.plans(ctx, db)
 	diffs := w.differed(counters, first)
 	inv.Drift = append(inv.Drift, diffs...)
 	if len(diffs) == 0 {

@@ -251,5 +251,15 @@ func replayOn(t *testing.T, file, to string) {
 	if len(f.Invariants.Drift) > 0 {
 		t.Errorf("%s: answers that differ from the capture's:\n%s", to, strings.Join(f.Invariants.Drift, "\n"))
 	}
+	// the top fingerprints' plans, each EXPLAINed with its captured
+	// parameters (PostgreSQL's bound to a prepared statement's $n)
+	if len(f.Invariants.Plans) == 0 {
+		t.Errorf("%s: no plan of the capture's statements recorded", to)
+	}
+	for op, plan := range f.Invariants.Plans {
+		if strings.HasPrefix(plan, "no plan") || plan == "" {
+			t.Errorf("%s: %s: %q", to, op, plan)
+		}
+	}
 	t.Logf("%s: %s", to, strings.Join(f.Invariants.Checked, "; "))
 }
