@@ -139,13 +139,16 @@ func (b *builder) session(key string, o Open) (*logSession, bool) {
 	return s, true
 }
 
-func (b *builder) command(s *logSession, c Command) {
+// command adds c to s and returns its place among the lines, for a log
+// that writes a statement's duration after it (csvlog with log_statement).
+func (b *builder) command(s *logSession, c Command) int {
 	s.seq++
 	c.Type, c.Session, c.Seq = "command", s.id, s.seq
 	c.Text = redact(c.Text)
 	b.lines = append(b.lines, c)
 	b.commands++
 	b.at(c.StartNs)
+	return len(b.lines) - 1
 }
 
 func (b *builder) close(key string, at int64, reason string) {

@@ -25,8 +25,15 @@ var (
 	csvParam    = regexp.MustCompile(`\$\d+ = ('(?:[^']|'')*'|NULL)`)
 	csvStarting = regexp.MustCompile(`^starting PostgreSQL (\S+(?: \([^)]*\))?)`)
 	csvAuthed   = regexp.MustCompile(`^connection authorized: user=\S+(?: database=\S+)?`)
-	csvBare     = regexp.MustCompile(`^duration: [\d.]+ ms$`)
+	csvBare     = regexp.MustCompile(`^duration: ([\d.]+) ms$`)
+	// what log_statement=all writes as a statement arrives (pgreplay's
+	// input): its duration follows alone
+	csvLogged = regexp.MustCompile(`(?s)^(statement|execute)( [^:]*)?: (.*)$`)
 )
+
+// csvPending are the statements log_statement wrote, by session, whose
+// duration line has not come yet: their places among the lines.
+type csvPending map[string]int
 
 // lastByte remembers the last byte read, to tell a log cut mid-line.
 type lastByte struct {
@@ -61,6 +68,7 @@ func parseCSV(lr *logReader, b *builder) error {
 	r := csv.NewReader(lb)
 	r.FieldsPerRecord = -1
 	binds := map[string]int64{}
+	pending := csvPending{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -76,7 +84,7 @@ func parseCSV(lr *logReader, b *builder) error {
 		if err != nil {
 			return err
 		}
-		if err := csvRecord(lr, b, rec, binds); err != nil {
+		if err := csvRecord(lr, b, rec, binds, pending); err != nil {
 			return err
 		}
 	}
@@ -86,7 +94,7 @@ func parseCSV(lr *logReader, b *builder) error {
 	return nil
 }
 
-func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64) error {
+func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64, pending csvPending) error {
 	if len(rec) < csvColumns {
 		return lr.errorf("not a PostgreSQL csvlog (%d columns, want %d or more)", len(rec), csvColumns)
 	}
@@ -114,22 +122,79 @@ func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64) 
 		s, _ := b.session(rec[csvSession], o)
 		return s
 	}
+	key := rec[csvSession]
 	switch sev := rec[csvSeverity]; {
 	case sev == "ERROR" && rec[csvQuery] != "":
+		if pending.failed(b, key, rec[csvQuery], at, &Error{Code: rec[csvState], Message: msg}) {
+			return nil
+		}
 		kind := map[string]string{"PARSE": KindPrepare, "BIND": KindExecute}[rec[csvTag]]
 		b.command(open(), Command{Kind: cmp.Or(kind, textKind(rec[csvQuery])), Text: rec[csvQuery], StartNs: at, EndNs: at,
 			Error: &Error{Code: rec[csvState], Message: msg}})
 	case sev != "LOG":
 	case csvBare.MatchString(msg):
-		return lr.errorf("a duration without its statement (log_statement or log_duration was on): write the log with log_min_duration_statement=0 alone")
+		if !pending.ended(b, key, at) {
+			return lr.errorf("a duration without its statement (log_duration was on): write the log with log_min_duration_statement=0, and log_statement=all if you like")
+		}
 	case csvAuthed.MatchString(msg):
 		open()
 	case strings.HasPrefix(msg, "disconnection: "):
-		b.close(rec[csvSession], at, "client quit")
+		delete(pending, key)
+		b.close(key, at, "client quit")
+	case csvLogged.MatchString(msg):
+		pending.logged(b, open, rec, at, binds)
 	default:
 		csvStatement(b, open, rec, at, binds)
 	}
 	return nil
+}
+
+// logged records a statement log_statement wrote as it arrived: it
+// starts now, and ends at its duration line, if one comes.
+func (p csvPending) logged(b *builder, open func() *logSession, rec []string, at int64, binds map[string]int64) {
+	m := csvLogged.FindStringSubmatch(rec[csvMessage])
+	key := rec[csvSession]
+	c := Command{Text: m[3], StartNs: at, Kind: textKind(m[3])}
+	if m[1] == "execute" {
+		name, _, _ := strings.Cut(strings.TrimSpace(m[2]), "/")
+		if name == "<unnamed>" {
+			name = ""
+		}
+		c.Kind, c.Stmt, c.Params = KindExecute, name, csvParams(rec[csvDetail])
+		if s, ok := binds[key]; ok {
+			c.StartNs = s
+			delete(binds, key)
+		}
+	}
+	p[key] = b.command(open(), c)
+}
+
+// ended gives the session's pending statement its end; false when it
+// has none.
+func (p csvPending) ended(b *builder, key string, at int64) bool {
+	i, ok := p[key]
+	if !ok {
+		return false
+	}
+	delete(p, key)
+	c := b.lines[i].(Command)
+	c.EndNs = max(at, c.StartNs)
+	b.lines[i] = c
+	return true
+}
+
+// failed gives the session's pending statement its error, when the
+// error is that statement's.
+func (p csvPending) failed(b *builder, key, query string, at int64, e *Error) bool {
+	i, ok := p[key]
+	if !ok || b.lines[i].(Command).Text != redact(query) {
+		return false
+	}
+	delete(p, key)
+	c := b.lines[i].(Command)
+	c.EndNs, c.Error = max(at, c.StartNs), e
+	b.lines[i] = c
+	return true
 }
 
 // csvStatement records a duration line: a Bind is part of its Execute,

@@ -44,9 +44,13 @@ type script struct {
 	commits  int  // events in the commit order
 	timed    bool // every command has its times: the original timeline can be kept
 	ended    bool // every command has its end time: the order of commits is known
-	lanes    [][]*sess
-	steps    int // commands sent per replay
-	skipped  int // commands the capture holds no answer to, or that cannot be sent again
+	// counted: the capture counted the rows each command returned (the
+	// proxy and the slow log do; the general log and the csvlog do not,
+	// and their commands' 0 rows say nothing)
+	counted bool
+	lanes   [][]*sess
+	steps   int // commands sent per replay
+	skipped int // commands the capture holds no answer to, or that cannot be sent again
 }
 
 // bad is bad input in the capture: one line naming the file and line.
@@ -66,7 +70,8 @@ func readScript(path string) (*script, error) {
 	if h.Protocol != capture.ProtoMySQL && h.Protocol != capture.ProtoPostgres {
 		return nil, bad(path, 1, "protocol %q: a replay speaks %s or %s", h.Protocol, capture.ProtoMySQL, capture.ProtoPostgres)
 	}
-	s := &script{file: path, header: h, opIndex: map[string]int{}, timed: true, ended: true}
+	s := &script{file: path, header: h, opIndex: map[string]int{}, timed: true, ended: true,
+		counted: h.Source == "proxy" || h.Source == "slow log"}
 	byID := map[int64]*sess{}
 	ended := false
 	for i, l := range lines[1:] {
