@@ -56,23 +56,56 @@ func readUsage(roots []int, own bool) Usage {
 		if own {
 			p.cpu = p.ownCPU
 		}
-		if len(pids) > 1 {
-			// processes of one server share memory (PostgreSQL's shared
-			// buffers are in every backend's RSS): each page counted once,
-			// split among the processes that map it, else a 50-backend
-			// server read 9.5 GiB in a 1 GiB cap
-			if pss, ok := proportionalSet(pid); ok {
-				p.rss = pss
-			}
-		}
 		u.CPUSeconds += p.cpu
 		u.ReadBytes += p.read
 		u.WriteBytes += p.write
-		u.RSSBytes += p.rss
 		u.Processes++
+		u.RSSBytes += p.rss
 		u.CtxSwitches += p.ctx
 	}
+	if len(pids) > 1 {
+		u.RSSBytes = treeRSS(pids)
+	}
 	return u
+}
+
+// treeRSS is the resident memory of several processes (a server's
+// backends): each one's private pages plus the shared mappings once — the largest process's file pages (the binary and its
+// libraries) and shared memory (PostgreSQL's shared buffers, which every
+// backend touching them counts in its RSS: summed, a 50-backend server
+// read 9.5 GiB in a 1 GiB cap). /proc/PID/status is read, not
+// smaps_rollup, whose page-table walk cost ~5-80 ms a process each second
+// on the client's CPU.
+func treeRSS(pids []int) int64 {
+	var anon, file, shmem int64
+	for _, pid := range pids {
+		m := statusMemory(pid)
+		anon += m["RssAnon"]
+		file = max(file, m["RssFile"])
+		shmem = max(shmem, m["RssShmem"])
+	}
+	return anon + file + shmem
+}
+
+// statusMemory reads /proc/PID/status's RssAnon, RssFile and RssShmem, in
+// bytes.
+func statusMemory(pid int) map[string]int64 {
+	out := map[string]int64{}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || !strings.HasPrefix(k, "Rss") {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		if err == nil {
+			out[k] = kb << 10
+		}
+	}
+	return out
 }
 
 type procUsage struct {
@@ -121,22 +154,6 @@ func readProc(pid int) procUsage {
 		io.Close()
 	}
 	return p
-}
-
-// proportionalSet is pid's Pss in bytes: its private pages and its share
-// of each page it maps with other processes.
-func proportionalSet(pid int) (int64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10, err == nil
-		}
-	}
-	return 0, false
 }
 
 // ThreadCtxSwitches sums the context switches of every thread of pid:
