@@ -3,8 +3,9 @@ package target
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
-	"unicode"
 
 	"shootout/internal/dialect"
 	"shootout/internal/units"
@@ -25,10 +26,15 @@ import (
 type MemoryPart struct {
 	Name  string
 	Bytes int64
+	// Unknown: a given setting shootout could not read, so neither its
+	// size nor the page cache's is known
+	Unknown bool
 }
 
 // MemoryPlan is how one server's budget is shared out.
 type MemoryPlan struct {
+	// Engine is the rule's engine ("innodb", "postgres", "redis" …)
+	Engine   string
 	Budget   int64
 	Clients  int
 	Settings map[string]string // the server's settings that carry the plan
@@ -42,6 +48,10 @@ type MemoryPlan struct {
 func (p MemoryPlan) String() string {
 	var parts []string
 	for _, part := range p.Parts {
+		if part.Unknown {
+			parts = append(parts, part.Name+" unknown")
+			continue
+		}
 		if part.Bytes < 0 { // given settings past the budget
 			parts = append(parts, part.Name+" none: the budget is overrun by "+HumanBytes(-part.Bytes))
 			continue
@@ -55,25 +65,24 @@ func (p MemoryPlan) String() string {
 // give some of its parts themselves (seed 004's 1G caches): those parts
 // take the given size, marked, and the page cache is what is left, so the
 // log and the cell's notes never show a share the server was not given.
-// A given value without a unit is left as the rule had it (PostgreSQL
-// reads a bare shared_buffers in 8 kB pages), named as given.
+// A given value read as the server reads it (givenBytes); one that cannot
+// be read shows no size, and the page cache none either.
 func (p MemoryPlan) WithGiven(settings map[string]string) MemoryPlan {
 	out := p
 	out.Parts = nil
 	var rest int64
-	pageCache := -1
+	pageCache, unknown := -1, false
 	for _, part := range p.Parts {
 		v, given := settings[part.Name]
 		switch {
 		case part.Name == "page cache":
 			pageCache = len(out.Parts)
-		case given && strings.IndexFunc(v, unicode.IsLetter) >= 0:
-			if n, err := units.ParseBytes(v); err == nil {
-				part.Bytes = n
-			}
-			part.Name += " (given)"
 		case given:
-			part.Name += " (given: " + v + ")"
+			if n, ok := givenBytes(p.Engine, v); ok {
+				part.Bytes, part.Name = n, part.Name+" (given)"
+			} else {
+				part.Unknown, part.Name, unknown = true, part.Name+" (given: "+v+")", true
+			}
 		}
 		if part.Name != "page cache" {
 			rest += part.Bytes
@@ -82,8 +91,44 @@ func (p MemoryPlan) WithGiven(settings map[string]string) MemoryPlan {
 	}
 	if pageCache >= 0 {
 		out.Parts[pageCache].Bytes = p.Budget - rest
+		out.Parts[pageCache].Unknown = unknown
 	}
 	return out
+}
+
+var (
+	mariadbSize  = regexp.MustCompile(`^([0-9]+)([KkMmGgTt]?)$`)
+	postgresSize = regexp.MustCompile(`^([0-9]+)\s*(kB|MB|GB|TB)?$`)
+)
+
+// givenBytes reads a cache size as the engine's server reads it: MariaDB
+// a byte count with an optional K, M, G or T (either case); PostgreSQL a
+// count of shared_buffers' 8 kB blocks, or kB, MB, GB or TB; a native
+// server's as units.ParseBytes reads sizes.
+func givenBytes(engine, v string) (int64, bool) {
+	v = strings.TrimSpace(v)
+	scale := map[string]int64{"": 1, "k": kib, "m": mib, "g": 1 << 30, "t": 1 << 40}
+	switch {
+	case engine == "postgres":
+		m := postgresSize.FindStringSubmatch(v)
+		if m == nil {
+			return 0, false
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		if m[2] == "" {
+			return n * 8 * kib, true
+		}
+		return n * scale[strings.ToLower(m[2][:1])], true
+	case mariadbEngines[engine] != "":
+		m := mariadbSize.FindStringSubmatch(v)
+		if m == nil {
+			return 0, false
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		return n * scale[strings.ToLower(m[2])], true
+	}
+	n, err := units.ParseBytes(v)
+	return n, err == nil
 }
 
 // Measured and documented sizes the rule starts from (MariaDB 10.11,
@@ -158,7 +203,7 @@ var errTooSmall = errors.New("budget too small")
 // explained (searching for the least that does) or only refused.
 func sizeMemory(engine string, budget int64, clients int, explain bool) (MemoryPlan, error) {
 	clients = max(clients, 1)
-	p := MemoryPlan{Budget: budget, Clients: clients, Settings: map[string]string{}}
+	p := MemoryPlan{Engine: engine, Budget: budget, Clients: clients, Settings: map[string]string{}}
 	var n needs
 	switch engine {
 	case "postgres":
@@ -192,12 +237,12 @@ func sizeMemory(engine string, budget int64, clients int, explain bool) (MemoryP
 			p.Settings["tmp_table_size"] = HumanBytes(cache)
 		}
 	}
-	p.Parts = []MemoryPart{{"server", n.fixed}, {n.cacheSetting, cache}}
+	p.Parts = []MemoryPart{{Name: "server", Bytes: n.fixed}, {Name: n.cacheSetting, Bytes: cache}}
 	if n.writeBuffers > 0 {
-		p.Parts = append(p.Parts, MemoryPart{"write buffers", n.writeBuffers})
+		p.Parts = append(p.Parts, MemoryPart{Name: "write buffers", Bytes: n.writeBuffers})
 	}
-	p.Parts = append(p.Parts, MemoryPart{phaseName, phase},
-		MemoryPart{"page cache", budget - n.fixed - cache - n.writeBuffers - phase})
+	p.Parts = append(p.Parts, MemoryPart{Name: phaseName, Bytes: phase},
+		MemoryPart{Name: "page cache", Bytes: budget - n.fixed - cache - n.writeBuffers - phase})
 	return p, nil
 }
 
@@ -352,10 +397,10 @@ const (
 // sizeNative shares a budget out for "redis", "memcached",
 // "tarantool-memtx" or "tarantool-vinyl".
 func sizeNative(kind string, budget int64, clients int) (MemoryPlan, error) {
-	p := MemoryPlan{Budget: budget, Clients: max(clients, 1), Settings: map[string]string{}}
+	p := MemoryPlan{Engine: kind, Budget: budget, Clients: max(clients, 1), Settings: map[string]string{}}
 	conns := int64(p.Clients+loaderConnections) * nativePerConn
 	rest := budget - nativeServer - conns - minPageCache
-	p.Parts = []MemoryPart{{"server", nativeServer}, {fmt.Sprintf("connections (%d)", p.Clients+loaderConnections), conns}, {"page cache", minPageCache}}
+	p.Parts = []MemoryPart{{Name: "server", Bytes: nativeServer}, {Name: fmt.Sprintf("connections (%d)", p.Clients+loaderConnections), Bytes: conns}, {Name: "page cache", Bytes: minPageCache}}
 	var store int64
 	switch kind {
 	case "redis":
@@ -364,23 +409,23 @@ func sizeNative(kind string, budget int64, clients int) (MemoryPlan, error) {
 		store = rest * 3 / 4
 		p.Settings["maxmemory"] = fmt.Sprint(store)
 		p.Settings["maxmemory-policy"] = "noeviction"
-		p.Parts = append(p.Parts, MemoryPart{"maxmemory (noeviction)", store})
+		p.Parts = append(p.Parts, MemoryPart{Name: "maxmemory (noeviction)", Bytes: store})
 	case "memcached":
 		// the hash table lives outside -m
 		store = rest / 2
 		p.Settings["memory-limit"] = fmt.Sprint(store / mib)
-		p.Parts = append(p.Parts, MemoryPart{"memory-limit (evictions off)", store}, MemoryPart{"hash table", rest - store})
+		p.Parts = append(p.Parts, MemoryPart{Name: "memory-limit (evictions off)", Bytes: store}, MemoryPart{Name: "hash table", Bytes: rest - store})
 	case "tarantool-memtx":
 		store = rest * 3 / 4
 		p.Settings["memtx_memory"] = fmt.Sprint(store)
-		p.Parts = append(p.Parts, MemoryPart{"memtx_memory", store})
+		p.Parts = append(p.Parts, MemoryPart{Name: "memtx_memory", Bytes: store})
 	case "tarantool-vinyl":
 		// memtx still holds the system spaces
 		p.Settings["memtx_memory"] = fmt.Sprint(32 * mib)
 		store = (rest - 32*mib) / 2
 		p.Settings["vinyl_memory"] = fmt.Sprint(store / 2)
 		p.Settings["vinyl_cache"] = fmt.Sprint(store / 2)
-		p.Parts = append(p.Parts, MemoryPart{"memtx_memory", 32 * mib}, MemoryPart{"vinyl_memory", store / 2}, MemoryPart{"vinyl_cache", store / 2})
+		p.Parts = append(p.Parts, MemoryPart{Name: "memtx_memory", Bytes: 32 * mib}, MemoryPart{Name: "vinyl_memory", Bytes: store / 2}, MemoryPart{Name: "vinyl_cache", Bytes: store / 2})
 	default:
 		return p, fmt.Errorf("no memory rule for %s", kind)
 	}

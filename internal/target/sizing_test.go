@@ -209,3 +209,32 @@ func TestGivenSettingsShowInTheMemoryNote(t *testing.T) {
 		t.Errorf("a given pool past the budget is not said:\n%s", over)
 	}
 }
+
+// A given size is read as the server reads it, and one shootout cannot
+// read shows no size rather than the rule's (review: "1073741824" for
+// MariaDB is 1G; a bare shared_buffers counts 8 kB blocks; "1 G" is no
+// size MariaDB takes).
+func TestGivenSizesAreReadAsTheServerReadsThem(t *testing.T) {
+	inno, err := SizeMemory("innodb", 3<<30, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]string{"1073741824": "innodb_buffer_pool_size (given) 1G", "1g": "innodb_buffer_pool_size (given) 1G", "512M": "innodb_buffer_pool_size (given) 512M"} {
+		if got := inno.WithGiven(map[string]string{"innodb_buffer_pool_size": v}).String(); !strings.Contains(got, want) {
+			t.Errorf("innodb_buffer_pool_size=%s: %s, want %q", v, got, want)
+		}
+	}
+	bad := inno.WithGiven(map[string]string{"innodb_buffer_pool_size": "1 G"}).String()
+	if !strings.Contains(bad, "innodb_buffer_pool_size (given: 1 G) unknown") || !strings.Contains(bad, "page cache unknown") || strings.Contains(bad, inno.Settings["innodb_buffer_pool_size"]) {
+		t.Errorf("an unreadable size must show none, nor the page cache: %s", bad)
+	}
+	pg, err := SizeMemory("postgres", 2<<30, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]string{"32768": "shared_buffers (given) 256M", "256MB": "shared_buffers (given) 256M", "1GB": "shared_buffers (given) 1G"} {
+		if got := pg.WithGiven(map[string]string{"shared_buffers": v}).String(); !strings.Contains(got, want) {
+			t.Errorf("shared_buffers=%s: %s, want %q", v, got, want)
+		}
+	}
+}

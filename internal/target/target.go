@@ -42,7 +42,6 @@ type Target interface {
 	Start(ctx context.Context, opt StartOptions) (Instance, error)
 }
 
-// SQLTarget is a target clients reach by SQL.
 // SettingsChecker is a target whose own settings (a cluster's nodes) can be
 // checked before anything starts, so a bad one is refused with the plan
 // rather than failing its cells one by one.
@@ -50,6 +49,7 @@ type SettingsChecker interface {
 	CheckSettings(settings map[string]string) error
 }
 
+// SQLTarget is a target clients reach by SQL.
 type SQLTarget interface {
 	Target
 	Dialect() dialect.Dialect
