@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -370,14 +371,18 @@ func ParseBytes(s string) (int64, error) {
 // (`agents: 2` as `agents: [2]`).
 type IntList []int
 
-// UnmarshalYAML takes a scalar as a list of one.
+// UnmarshalYAML takes a scalar as a list of one, and a string as the
+// flag's comma-separated list (`agents: 0,2`).
 func (l *IntList) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
-		var v int
-		if err := n.Decode(&v); err != nil {
-			return err
+		*l = nil
+		for _, f := range strings.Split(n.Value, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return fmt.Errorf("line %d: %q is not a whole number or a list of them such as 0,2", n.Line, n.Value)
+			}
+			*l = append(*l, v)
 		}
-		*l = IntList{v}
 		return nil
 	}
 	var vs []int

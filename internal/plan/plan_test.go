@@ -283,8 +283,16 @@ func TestAgentsAreAnAxis(t *testing.T) {
 	if r, err := one.Resolve(Options{}); err != nil || len(r.Cells) != 1 || r.Cells[0].Conditions.Agents != 2 {
 		t.Errorf("agents: 2: %v %+v", err, r)
 	}
-	many, _ := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [4]\nduration: 1s\nagents: [5]\n"))
-	if _, err := many.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "at most the clients") {
-		t.Errorf("5 agents for 4 clients: %v, want refused", err)
+	many, _ := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [1, 8]\nduration: 1s\nagents: [2]\n"))
+	if _, err := many.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "2 agents for 1 clients") {
+		t.Errorf("2 agents beside a 1-client cell: %v, want refused naming both", err)
+	}
+	// the flag's form in a plan, and a count given twice kept once
+	list, err := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nclients: [4, 4]\nduration: 1s\nagents: 0,2,2\n"))
+	if err != nil {
+		t.Fatalf("agents: 0,2,2: %v", err)
+	}
+	if r, err := list.Resolve(Options{}); err != nil || len(r.Cells) != 2 {
+		t.Errorf("clients 4,4 and agents 0,2,2: %v, %d cells, want 2", err, len(r.Cells))
 	}
 }

@@ -183,6 +183,17 @@ func (rs *resolver) made(name string, params map[string]string, w workload.Workl
 	rs.r.workloads[workloadKey(name, params)] = w
 }
 
+// unique keeps the first of each value, in order.
+func unique[T comparable](vs []T) []T {
+	var out []T
+	for _, v := range vs {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // bounds are the clients and what ends a cell: a duration, a count of
 // operations, or of operations per client.
 func (rs *resolver) bounds() error {
@@ -198,9 +209,14 @@ func (rs *resolver) bounds() error {
 	if len(p.Agents) == 0 {
 		p.Agents = IntList{int(defaultOf("agents"))}
 	}
+	// a count given twice would make two cells of one id
+	p.Clients, p.Agents = unique(p.Clients), unique(p.Agents)
 	for _, a := range p.Agents {
-		if a < 0 || a > 64 || a > slices.Min(p.Clients) {
+		if a < 0 || a > 64 {
 			return p.errAt("agents", "%d is not %s", a, SettingByKey("agents").Valid)
+		}
+		if least := slices.Min(p.Clients); a > least {
+			return p.errAt("agents", "%d agents for %d clients: each agent runs at least one client (give clients of %d or more, or fewer agents)", a, least, a)
 		}
 	}
 	if p.Duration != "" {

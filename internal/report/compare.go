@@ -85,6 +85,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 		width := Width()
 		note(w, width, "", fmt.Sprintf("The sample of a cell is its repeats (one figure per repeat). Medians with their %s interval; change with its %s interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.", med, chg, alpha))
 		head := []string{"figure", fmt.Sprintf("A median [%s CI]", med), fmt.Sprintf("B median [%s CI]", med), "n A/B", fmt.Sprintf("change [%s CI]", chg)}
+		bare := false // a median printed without its interval
 		for _, k := range comparable {
 			var rows [][]string
 			for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
@@ -93,6 +94,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 					continue
 				}
 				c := stats.Compare(sa, sb, alpha)
+				bare = bare || !c.A.Bounded() || !c.B.Bounded()
 				rows = append(rows, []string{"  " + fig.name, summaryText(c.A), summaryText(c.B), fmt.Sprintf("%d/%d", c.A.N, c.B.N), changeText(c, fig.higherIsBetter)})
 			}
 			// the cell on a line of its own: its name alone is 60-80
@@ -100,7 +102,9 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 			fmt.Fprintf(w, "\n%s\n", k)
 			fitTable(w, width, 0, head, rows, 1, 1)
 		}
-		note(w, width, "", fmt.Sprintf("A median without [an interval]: its %s interval needs 6 or more repeats.", med))
+		if bare {
+			note(w, width, "", fmt.Sprintf("A median without [an interval]: its %s interval needs 6 or more repeats.", med))
+		}
 		var busyA, busyB []*result.File
 		for _, k := range comparable {
 			busyA, busyB = append(busyA, ga[k]...), append(busyB, gb[k]...)
