@@ -147,6 +147,9 @@ func TestRedmineCapturedAndReplayed(t *testing.T) {
 		{"postgres", "postgres", "postgres", dialect.Postgres},
 	} {
 		t.Run(tc.from, func(t *testing.T) {
+			// each its own servers, Redmine and directories; Redmine's
+			// migrations take one core, so the two take both side by side
+			t.Parallel()
 			if err := app.RedmineAvailable(tc.flavor); err != nil {
 				if testenv.CI() {
 					t.Fatal(err)
@@ -256,10 +259,20 @@ func replayOn(t *testing.T, file, to string) {
 	if len(f.Invariants.Plans) == 0 {
 		t.Errorf("%s: no plan of the capture's statements recorded", to)
 	}
+	explained := 0
 	for op, plan := range f.Invariants.Plans {
-		if strings.HasPrefix(plan, "no plan") || plan == "" {
+		switch {
+		case strings.HasPrefix(plan, "no plan") && strings.Contains(plan, "42P01"):
+			// a table the migrations made and dropped again (Redmine's
+			// permissions): explained after the run, it is gone
+		case strings.HasPrefix(plan, "no plan") || plan == "":
 			t.Errorf("%s: %s: %q", to, op, plan)
+		default:
+			explained++
 		}
+	}
+	if explained == 0 {
+		t.Errorf("%s: none of the top statements was explained: %v", to, f.Invariants.Plans)
 	}
 	t.Logf("%s: %s", to, strings.Join(f.Invariants.Checked, "; "))
 }
