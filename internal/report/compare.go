@@ -84,24 +84,7 @@ func Compare(w io.Writer, a, b []*result.File, alpha float64) int {
 		med, chg := levelText(stats.Confidence), levelText(1-alpha)
 		width := Width()
 		note(w, width, "", fmt.Sprintf("The sample of a cell is its repeats (one figure per repeat). Medians with their %s interval; change with its %s interval; exact Mann-Whitney U test, a change is significant when p < %.2g, \"~\" otherwise.", med, chg, alpha))
-		head := []string{"figure", fmt.Sprintf("A median [%s CI]", med), fmt.Sprintf("B median [%s CI]", med), "n A/B", fmt.Sprintf("change [%s CI]", chg)}
-		bare := false // a median printed without its interval
-		for _, k := range comparable {
-			var rows [][]string
-			for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
-				sa, sb := sampleOf(ga[k], fig), sampleOf(gb[k], fig)
-				if len(sa) == 0 || len(sb) == 0 {
-					continue
-				}
-				c := stats.Compare(sa, sb, alpha)
-				bare = bare || !c.A.Bounded() || !c.B.Bounded()
-				rows = append(rows, []string{"  " + fig.name, summaryText(c.A), summaryText(c.B), fmt.Sprintf("%d/%d", c.A.N, c.B.N), changeText(c, fig.higherIsBetter)})
-			}
-			// the cell on a line of its own: its name alone is 60-80
-			// columns, which beside the figures made a 210-column table
-			fmt.Fprintf(w, "\n%s\n", k)
-			fitTable(w, width, 0, head, rows, 1, 1)
-		}
+		bare := compareCells(w, width, comparable, ga, gb, alpha)
 		if bare {
 			note(w, width, "", fmt.Sprintf("A median without [an interval]: its %s interval needs 6 or more repeats.", med))
 		}
@@ -218,4 +201,29 @@ func changeText(c stats.Comparison, higherIsBetter bool) string {
 		return s + " (better)"
 	}
 	return s + " (worse)"
+}
+
+// compareCells writes each comparable cell's table: its name on a line
+// of its own, then its figures; it says whether a median went without its
+// interval.
+func compareCells(w io.Writer, width int, comparable []string, ga, gb map[string][]*result.File, alpha float64) (bare bool) {
+	med, chg := levelText(stats.Confidence), levelText(1-alpha)
+	head := []string{"figure", fmt.Sprintf("A median [%s CI]", med), fmt.Sprintf("B median [%s CI]", med), "n A/B", fmt.Sprintf("change [%s CI]", chg)}
+	for _, k := range comparable {
+		var rows [][]string
+		for _, fig := range repeatFigures(opsOf(append(append([]*result.File{}, ga[k]...), gb[k]...))) {
+			sa, sb := sampleOf(ga[k], fig), sampleOf(gb[k], fig)
+			if len(sa) == 0 || len(sb) == 0 {
+				continue
+			}
+			c := stats.Compare(sa, sb, alpha)
+			bare = bare || !c.A.Bounded() || !c.B.Bounded()
+			rows = append(rows, []string{"  " + fig.name, summaryText(c.A), summaryText(c.B), fmt.Sprintf("%d/%d", c.A.N, c.B.N), changeText(c, fig.higherIsBetter)})
+		}
+		// the cell on a line of its own: its name alone is 60-80
+		// columns, which beside the figures made a 210-column table
+		fmt.Fprintf(w, "\n%s\n", k)
+		fitTable(w, width, 0, head, rows, 1, 1)
+	}
+	return bare
 }
