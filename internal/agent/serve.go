@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"shootout/internal/dialect"
 	"shootout/internal/driver"
 	"shootout/internal/proto"
+	"shootout/internal/target"
 	"shootout/internal/workload"
 	_ "shootout/internal/workload/all" // the workloads an owner may name
 )
@@ -108,14 +110,15 @@ func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 // Run runs this agent's clients of the cell through the driver, as an
 // in-process run would, and answers with the raw run.
 func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver.RawSlice)) (*RunReply, error) {
-	if _, err := FromProto(req.Endpoint.proto()); err != nil {
-		return nil, err
-	}
 	if err := req.Endpoint.local(); err != nil {
 		return nil, err
 	}
 	w, err := workload.New(req.Workload, req.Params)
 	if err != nil {
+		return nil, err
+	}
+	ep := req.Endpoint.proto()
+	if err := Supports(w, ep.Protocol); err != nil {
 		return nil, err
 	}
 	ds, err := w.Dataset(req.Dataset, req.Seed)
@@ -125,7 +128,14 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 	if ca, ok := w.(workload.ClientsAware); ok {
 		ca.SetClients(req.Clients)
 	}
-	sess, err := workload.Open(w, req.Endpoint.proto(), nil)
+	db, err := pool(ep, req.Endpoint.Conn)
+	if err != nil {
+		return nil, err
+	}
+	if db != nil {
+		defer db.Close()
+	}
+	sess, err := workload.Open(w, ep, db)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +157,24 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 	return &RunReply{Raw: raw, CPUNs: int64(selfCPU() - cpu0), CPUs: runtime.NumCPU()}, nil
 }
 
+// pool is the agent's own pool on a SQL endpoint (nil on a native one),
+// connected once so that a wrong address or password fails the run
+// before its barrier rather than as every client's first error.
+func pool(ep proto.Endpoint, conn map[string]string) (*sql.DB, error) {
+	if ep.Protocol != proto.SQL {
+		return nil, nil
+	}
+	db, err := target.OpenPool(ep, conn)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("agent: connect to %s: %w", ep, err)
+	}
+	return db, nil
+}
+
 func (req *RunRequest) config(ops []string) driver.Config {
 	return driver.Config{Clients: len(req.ClientIDs), Duration: time.Duration(req.DurationNs), Ops: req.Ops, Reps: req.Reps,
 		Rate: req.Rate, Trim: req.Trim, Interval: time.Duration(req.IntervalNs), MaxRetries: req.MaxRetries, OpNames: ops,
@@ -156,13 +184,14 @@ func (req *RunRequest) config(ops []string) driver.Config {
 
 func (e Endpoint) proto() proto.Endpoint {
 	return proto.Endpoint{Protocol: proto.Name(e.Protocol), Network: e.Network, Address: e.Address, User: e.User,
-		Password: e.Password, Database: e.Database, External: e.External, Engine: e.Engine}
+		Password: e.Password, Database: e.Database, External: e.External, Engine: e.Engine, Dialect: e.Dialect}
 }
 
-// local is nil when e is on this machine (a unix socket or a loopback
-// address): the agent sends its password nowhere else.
+// local is nil when e is on this machine (a unix socket, a loopback
+// address, an embedded database's file): the agent sends its password
+// nowhere else.
 func (e Endpoint) local() error {
-	if e.Network == "unix" {
+	if e.Network == "unix" || e.Network == "file" {
 		return nil
 	}
 	if e.Network == "tcp" {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"shootout/internal/proto"
+	"shootout/internal/workload"
 )
 
 // An agent's unix socket may be reached by any local user (an abstract
@@ -82,6 +85,35 @@ func TestEndpointPrintsNoPassword(t *testing.T) {
 		}
 		if out := fmt.Sprintf(f, req.Endpoint); strings.Contains(out, "s3cret") || !strings.Contains(out, "/tmp/r.sock") {
 			t.Errorf("%s of an endpoint: %s", f, out)
+		}
+	}
+}
+
+// On SQL an agent runs only a workload whose clients share nothing with
+// each other or with its checks; the refusal names the workload and the
+// parameter to change.
+func TestAgentsRunSQLWorkloadsThatShareNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params map[string]string
+		want   string // "" for accepted, else in the error
+	}{
+		{"oltp_point_select", nil, ""},
+		{"oltp_read_write", nil, ""},
+		{"ping", nil, ""},
+		{"oltp_insert", map[string]string{"auto_inc": "false"}, "auto_inc"},
+		{"redmine", nil, "redmine"},
+	} {
+		w, err := workload.New(tc.name, tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Supports(w, proto.SQL)
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s %v on SQL: %v, want %q", tc.name, tc.params, err, tc.want)
+		}
+		if err := Supports(w, proto.Redis); err != nil {
+			t.Errorf("%s on a native protocol: %v", tc.name, err)
 		}
 	}
 }

@@ -18,8 +18,10 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 
+	"shootout/internal/dialect"
 	"shootout/internal/driver"
 	"shootout/internal/proto"
+	"shootout/internal/workload"
 )
 
 // codec is gRPC's codec for this package's messages.
@@ -44,11 +46,15 @@ type ClockReply struct {
 }
 
 // Endpoint is what the agent's clients connect to: proto.Endpoint's
-// fields but the SQL dialect (agents drive native protocols only so far).
-// Password is a secret: it goes to the clients only, never to a log.
+// fields, and for SQL the settings each connection of the agent's own
+// pool runs when it opens (SQLite's pragmas: target.ConnSettings).
+// Password is a secret: it travels on the owner's gRPC stream only and
+// goes to the clients, never to the agent's argv, environment or a log.
 type Endpoint struct {
 	Protocol, Network, Address, User, Password, Database, Engine string
 	External                                                     bool
+	Dialect                                                      dialect.Dialect
+	Conn                                                         map[string]string
 }
 
 // RunRequest is one agent's share of a cell.
@@ -132,12 +138,28 @@ var serviceDesc = grpc.ServiceDesc{
 	Streams: []grpc.StreamDesc{{StreamName: "Run", Handler: runStream, ServerStreams: true}},
 }
 
-// FromProto is ep as an agent is given it, or why agents cannot drive it.
-func FromProto(ep proto.Endpoint) (Endpoint, error) {
-	if ep.Protocol == proto.SQL {
-		// an agent has no pool of the target's and no dialect on the wire yet
-		return Endpoint{}, fmt.Errorf("--agents: agents drive native protocols only so far, not %s", ep.Protocol)
-	}
+// FromProto is ep as an agent is given it; conn are the settings each
+// connection runs when it opens (target.ConnSettings).
+func FromProto(ep proto.Endpoint, conn map[string]string) Endpoint {
 	return Endpoint{Protocol: string(ep.Protocol), Network: ep.Network, Address: ep.Address, User: ep.User,
-		Password: ep.Password, Database: ep.Database, External: ep.External, Engine: ep.Engine}, nil
+		Password: ep.Password, Database: ep.Database, External: ep.External, Engine: ep.Engine, Dialect: ep.Dialect, Conn: conn}
+}
+
+// Supports is nil when agents can run w's clients on protocol p, else
+// why not in one line naming the workload: on SQL only a workload whose
+// workers need nothing but the cell's parameters, dataset, seed and
+// their client ids (workload.AgentReady); each agent opens a pool of its
+// own.
+func Supports(w workload.Workload, p proto.Name) error {
+	if p != proto.SQL {
+		return nil
+	}
+	ar, ok := w.(workload.AgentReady)
+	if !ok {
+		return fmt.Errorf("--agents: workload %s shares state among its clients or with its checks, so its SQL clients run in shootout's own process only", w.Name())
+	}
+	if err := ar.InAgents(); err != nil {
+		return fmt.Errorf("--agents: workload %s: %w", w.Name(), err)
+	}
+	return nil
 }

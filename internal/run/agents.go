@@ -5,6 +5,7 @@ import (
 
 	"shootout/internal/agent"
 	"shootout/internal/driver"
+	"shootout/internal/target"
 )
 
 // agentsProbe starts a cell's agent processes (--agents) before the
@@ -21,8 +22,8 @@ func (p *agentsProbe) start(w *window) error {
 	if n == 0 {
 		return nil
 	}
-	ep, err := agent.FromProto(c.inst.Endpoint())
-	if err != nil {
+	ep := c.inst.Endpoint()
+	if err := agent.Supports(c.w, ep.Protocol); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
@@ -30,7 +31,7 @@ func (p *agentsProbe) start(w *window) error {
 		return err
 	}
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
-		Seed: c.res.Seed, Endpoint: ep}
+		Seed: c.res.Seed, Endpoint: agent.FromProto(ep, target.ConnSettings(c.inst))}
 	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger)
 	return err
 }

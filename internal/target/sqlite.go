@@ -65,18 +65,7 @@ func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	for k, v := range opt.Settings {
 		in.applied[k] = v
 	}
-	// Every pooled connection runs the pragmas, since most are per connection.
-	pragmas := in.applied
-	driverName := fmt.Sprintf("sqlite3-shootout-%d", atomic.AddInt64(&sqliteDrivers, 1))
-	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		for _, k := range slices.Sorted(maps.Keys(pragmas)) {
-			if _, err := c.Exec(fmt.Sprintf("PRAGMA %s=%s", k, pragmas[k]), nil); err != nil {
-				return fmt.Errorf("PRAGMA %s=%s: %w", k, pragmas[k], err)
-			}
-		}
-		return nil
-	}})
-	in.db, err = sql.Open(driverName, "file:"+filepath.Join(dir, "shootout.db"))
+	in.db, err = openSQLite(filepath.Join(dir, "shootout.db"), in.applied)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +79,21 @@ func (s SQLite) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	}
 	logf(opt.Log, "opened sqlite %s (journal_mode %s)", filepath.Join(dir, "shootout.db"), mode)
 	return in, nil
+}
+
+// openSQLite opens the database file at path; every pooled connection
+// runs the pragmas, since most are per connection.
+func openSQLite(path string, pragmas map[string]string) (*sql.DB, error) {
+	driverName := fmt.Sprintf("sqlite3-shootout-%d", atomic.AddInt64(&sqliteDrivers, 1))
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		for _, k := range slices.Sorted(maps.Keys(pragmas)) {
+			if _, err := c.Exec(fmt.Sprintf("PRAGMA %s=%s", k, pragmas[k]), nil); err != nil {
+				return fmt.Errorf("PRAGMA %s=%s: %w", k, pragmas[k], err)
+			}
+		}
+		return nil
+	}})
+	return sql.Open(driverName, "file:"+path)
 }
 
 func (in *sqliteInstance) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.SQLite} }

@@ -204,6 +204,19 @@ type MemoryReader interface {
 // driver stops that client, and the run ends when the last one stops.
 var ErrClientDone = errors.New("client done")
 
+// AgentReady is a SQL workload whose clients can run in agent processes
+// (--agents), each agent with a pool of its own: InAgents is nil when its
+// workers need nothing but the cell's parameters, dataset and seed and
+// their client ids — nothing shared among the clients of the cell (a
+// counter they draw from) or handed to Check (the rows they saw wrong),
+// which another process would not see — else why not, in a line that
+// names the parameter to change. A write whose answer was lost with its
+// connection (a doubt) is not handed back by an agent: Check then fails
+// as it would for a write it cannot explain.
+type AgentReady interface {
+	InAgents() error
+}
+
 // ClientsAware is a workload that shares its work out among the clients
 // (kv's slices of ids): the run tells it how many before they connect.
 type ClientsAware interface {

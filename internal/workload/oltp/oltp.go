@@ -6,6 +6,7 @@ package oltp
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -162,6 +163,16 @@ func (w *Workload) addDoubt(c counters) {
 	w.mu.Lock()
 	w.doubts = append(w.doubts, c)
 	w.mu.Unlock()
+}
+
+// InAgents: oltp_insert without auto_inc draws its ids from one counter
+// of the run's (uniqueID), which clients in other processes would draw
+// again; every other test's worker is its connection and its random ids.
+func (w *Workload) InAgents() error {
+	if w.test.single == "insert" && !w.opt.AutoInc {
+		return errors.New("parameter auto_inc=false: oltp_insert's ids come from one counter all clients of the run share; use auto_inc=true")
+	}
+	return nil
 }
 
 func (w *Workload) Name() string        { return w.test.name }

@@ -27,6 +27,9 @@ func init() {
 // Workload has no data: nothing to load, nothing to check but the answers.
 type Workload struct{}
 
+// InAgents: a ping's worker is its connection alone.
+func (Workload) InAgents() error { return nil }
+
 func (Workload) Name() string           { return "ping" }
 func (Workload) Description() string    { return workload.Describe("ping") }
 func (Workload) Ops() []string          { return []string{"ping"} }
