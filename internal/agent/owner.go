@@ -59,11 +59,13 @@ type Agents struct {
 // password, and an abstract socket has no permissions, so no other
 // process may bind the name first (it is random too) and the agent
 // answers its own user only. The sockets are abstract (Linux): nothing is
-// left in the file system by a run that was killed.
-func Start(ctx context.Context, exe string, n int, led Ledger) (*Agents, error) {
+// left in the file system by a run that was killed. wrap, when not nil,
+// rewrites each agent's command before it starts (limits.Group.Wrap: the
+// agent joins the cell's cgroups before it allocates anything).
+func Start(ctx context.Context, exe string, n int, led Ledger, wrap func(*exec.Cmd) error) (*Agents, error) {
 	a := &Agents{led: led}
 	for i := range n {
-		if err := a.spawn(exe); err != nil {
+		if err := a.spawn(exe, wrap); err != nil {
 			a.Stop()
 			return nil, fmt.Errorf("agent %d: %w", i+1, err)
 		}
@@ -78,7 +80,7 @@ func Start(ctx context.Context, exe string, n int, led Ledger) (*Agents, error) 
 }
 
 // spawn binds a socket, starts an agent on it and connects to it.
-func (a *Agents) spawn(exe string) error {
+func (a *Agents) spawn(exe string, wrap func(*exec.Cmd) error) error {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return err
@@ -96,6 +98,11 @@ func (a *Agents) spawn(exe string) error {
 	defer f.Close()
 	cmd := exec.Command(exe, "agent", "--listen", "fd:3")
 	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = os.Stderr, os.Stderr, []*os.File{f}
+	if wrap != nil {
+		if err := wrap(cmd); err != nil {
+			return err
+		}
+	}
 	if err := child.Start(cmd); err != nil {
 		return err
 	}
@@ -123,6 +130,15 @@ func (a *Agents) offset(ctx context.Context, i int, wait time.Duration) (time.Du
 	}
 	t1 := time.Now()
 	return time.Unix(0, rep.NowUnixNs).Sub(t0.Add(t1.Sub(t0) / 2)), nil
+}
+
+// PIDs are the agents' processes.
+func (a *Agents) PIDs() []int {
+	var pids []int
+	for _, cmd := range a.cmds {
+		pids = append(pids, cmd.Process.Pid)
+	}
+	return pids
 }
 
 // Stop ends the agents and waits for them.
@@ -249,7 +265,7 @@ func (a *Agents) plan(ctx context.Context, cfg driver.Config, base RunRequest) (
 			k++
 		}
 		req := base
-		req.Clients, req.ClientIDs = cfg.Clients, nil
+		req.Clients, req.ClientIDs, req.Agents = cfg.Clients, nil, n
 		for j := range k {
 			req.ClientIDs = append(req.ClientIDs, next+j)
 		}

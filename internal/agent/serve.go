@@ -118,7 +118,7 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 		return nil, err
 	}
 	ep := req.Endpoint.proto()
-	if err := Supports(w, ep.Protocol); err != nil {
+	if err := Supports(w, ep.Protocol, req.Agents); err != nil {
 		return nil, err
 	}
 	ds, err := w.Dataset(req.Dataset, req.Seed)
@@ -140,6 +140,11 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 		return nil, err
 	}
 	defer sess.Close()
+	if _, ok := w.(workload.AgentBefore); ok {
+		if _, err := sess.Before(ctx, ds); err != nil {
+			return nil, err
+		}
+	}
 	connect := func(ctx context.Context, i int) (workload.Worker, error) {
 		return sess.NewWorker(ctx, ds, req.ClientIDs[i])
 	}
@@ -216,4 +221,23 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// MaybeServe serves as an agent and exits when the process was started
+// as one (`EXE agent --listen ADDR`), for a test binary that runs cells
+// with agents, as limits.MaybeExec does for limited servers; elsewhere it
+// does nothing.
+func MaybeServe() {
+	if len(os.Args) != 4 || os.Args[1] != "agent" || os.Args[2] != "--listen" {
+		return
+	}
+	lis, err := Listen(os.Args[3])
+	if err == nil {
+		err = Serve(context.Background(), lis)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }

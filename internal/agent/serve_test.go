@@ -102,18 +102,23 @@ func TestAgentsRunSQLWorkloadsThatShareNothing(t *testing.T) {
 		{"oltp_read_write", nil, ""},
 		{"ping", nil, ""},
 		{"oltp_insert", map[string]string{"auto_inc": "false"}, "auto_inc"},
-		{"redmine", nil, "redmine"},
+		{"redmine", nil, "one agent at most"},
 	} {
 		w, err := workload.New(tc.name, tc.params)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = Supports(w, proto.SQL)
+		err = Supports(w, proto.SQL, 2)
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s %v on SQL: %v, want %q", tc.name, tc.params, err, tc.want)
 		}
-		if err := Supports(w, proto.Redis); err != nil {
+		if err := Supports(w, proto.Redis, 2); err != nil {
 			t.Errorf("%s on a native protocol: %v", tc.name, err)
 		}
+	}
+	// the clients of a cell that share what Before read share one agent
+	w, _ := workload.New("redmine", nil)
+	if err := Supports(w, proto.SQL, 1); err != nil {
+		t.Errorf("redmine in one agent: %v", err)
 	}
 }

@@ -65,8 +65,9 @@ type RunRequest struct {
 	Seed     int64             `json:"seed"`
 	Endpoint Endpoint          `json:"endpoint"`
 	// Clients is the cell's; ClientIDs the cell's client numbers this
-	// agent runs.
+	// agent runs; Agents how many agents share them.
 	Clients   int   `json:"clients"`
+	Agents    int   `json:"agents"`
 	ClientIDs []int `json:"client_ids"`
 	// StartUnixNs is the barrier in the agent's own clock.
 	StartUnixNs      int64   `json:"start_unix_ns"`
@@ -145,12 +146,12 @@ func FromProto(ep proto.Endpoint, conn map[string]string) Endpoint {
 		Password: ep.Password, Database: ep.Database, External: ep.External, Engine: ep.Engine, Dialect: ep.Dialect, Conn: conn}
 }
 
-// Supports is nil when agents can run w's clients on protocol p, else
+// Supports is nil when n agents can run w's clients on protocol p, else
 // why not in one line naming the workload: on SQL only a workload whose
 // workers need nothing but the cell's parameters, dataset, seed and
 // their client ids (workload.AgentReady); each agent opens a pool of its
 // own.
-func Supports(w workload.Workload, p proto.Name) error {
+func Supports(w workload.Workload, p proto.Name, n int) error {
 	if p != proto.SQL {
 		return nil
 	}
@@ -158,7 +159,7 @@ func Supports(w workload.Workload, p proto.Name) error {
 	if !ok {
 		return fmt.Errorf("--agents: workload %s shares state among its clients or with its checks, so its SQL clients run in shootout's own process only", w.Name())
 	}
-	if err := ar.InAgents(); err != nil {
+	if err := ar.InAgents(n); err != nil {
 		return fmt.Errorf("--agents: workload %s: %w", w.Name(), err)
 	}
 	return nil

@@ -1,29 +1,54 @@
 package run
 
 import (
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
 
 	"shootout/internal/agent"
+	"shootout/internal/child"
 	"shootout/internal/driver"
 	"shootout/internal/target"
 )
 
-// agentsProbe starts a cell's agent processes (--agents) before the
-// window, so their start is not measured, and stops them after it.
+// agentsProbe starts a cell's agent processes (--agents, or one for an
+// embedded database under limits) before the window, so their start is
+// not measured, and stops them after it.
 type agentsProbe struct {
 	a     *agent.Agents
 	base  agent.RunRequest
 	stats []agent.Stat
+	// embedded: the agents hold the embedded database's engine inside
+	// the cell's cgroups, so they are its server, not its client
+	embedded bool
 }
+
+// embeddedInAgent is whether the cell's embedded database runs in an
+// agent inside the cell's cgroups: whenever it has them (CellLimits made
+// them only for a workload agents can run).
+func (c *cellRun) embeddedInAgent() bool { return c.t.Embedded() && c.group != nil }
 
 func (p *agentsProbe) start(w *window) error {
 	c := w.c
 	n := c.cell.Conditions.Agents
+	p.embedded = c.embeddedInAgent()
+	if p.embedded {
+		n = max(n, 1)
+	}
 	if n == 0 {
 		return nil
 	}
+	if c.cell.Conditions.App != "" {
+		// the clients speak to the application, which only this process has
+		return fmt.Errorf("--agents: the clients of an application in the loop (--app %s) run in shootout's own process only", c.cell.Conditions.App)
+	}
 	ep := c.inst.Endpoint()
-	if err := agent.Supports(c.w, ep.Protocol); err != nil {
+	if err := agent.Supports(c.w, ep.Protocol, n); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
@@ -32,7 +57,11 @@ func (p *agentsProbe) start(w *window) error {
 	}
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
 		Seed: c.res.Seed, Endpoint: agent.FromProto(ep, target.ConnSettings(c.inst))}
-	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger)
+	var wrap func(*exec.Cmd) error
+	if p.embedded {
+		wrap = c.group.Wrap
+	}
+	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger, wrap)
 	return err
 }
 
@@ -54,15 +83,40 @@ func (w *window) drive() (*driver.Result, error) {
 	return res, err
 }
 
+// serverInst is the cell's instance as the window measures it: an
+// embedded database's processes are its agents' when they hold it.
+func (w *window) serverInst() target.Instance {
+	if p := w.agents; p != nil && p.embedded && p.a != nil {
+		return agentHeld{w.c.inst, p.a.PIDs()}
+	}
+	return w.c.inst
+}
+
+// agentHeld is an embedded database held by agent processes.
+type agentHeld struct {
+	target.Instance
+	pids []int
+}
+
+func (a agentHeld) PIDs() []int { return a.pids }
+
 // recordAgents puts each agent's share in the cell: their CPU is the
 // clients', and one saturated agent marks the cell as measuring its
-// client.
+// client. Agents that hold an embedded database are its server: their
+// CPU is the server's (its cgroup's), and a busy one is a busy server.
 func (w *window) recordAgents() {
 	f := &w.c.f.Client
 	if w.agents == nil || len(w.agents.stats) == 0 {
 		return
 	}
 	f.Agents = w.agents.stats
+	if w.agents.embedded {
+		for i := range f.Agents {
+			f.Agents[i].Saturated = false
+		}
+		w.c.f.Server.Note = joinNotes(w.c.f.Server.Note, "embedded: the database runs in the agent process inside the cell's cgroups; these figures are that process's, its clients' included")
+		return
+	}
 	for _, s := range f.Agents {
 		f.CPUSeconds += s.CPUCores * w.c.f.Throughput.Seconds
 		if s.Saturated {
@@ -76,4 +130,44 @@ func (w *window) recordAgents() {
 		logf(w.c.Log, "an agent was saturated (over %.0f%% of its CPUs or %v behind its schedule): the cell measured its client, not only the server",
 			agent.SaturatedCPU*100, agent.SaturatedLag)
 	}
+}
+
+// recacheInGroup moves an embedded database's files from shootout's page
+// cache into the cell's: its load ran in shootout's process, outside the
+// cell's cgroups, and the pages it left cached would be read by the agent
+// without being charged to the group, as if there were no --memory. Each
+// file is written, dropped from the page cache, and read once by a
+// process inside the group, whose cap keeps what fits: the state a
+// server's page cache is in after it loaded the data under its cap.
+func (c *cellRun) recacheInGroup() error {
+	var files []string
+	err := filepath.WalkDir(c.inst.DataDir(), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		files = append(files, path)
+		return dropCached(path)
+	})
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	cmd := exec.Command("cat", files...)
+	cmd.Stdout = io.Discard
+	if err := c.group.Wrap(cmd); err != nil {
+		return err
+	}
+	return child.Run(cmd)
+}
+
+// dropCached writes the file at path and takes it out of the page cache.
+func dropCached(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 }

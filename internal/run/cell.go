@@ -468,6 +468,12 @@ func (c *cellRun) settleLoad(ctx context.Context) error {
 	}
 	c.f.Load.Note = note
 	c.f.Load.SettleS = time.Since(settled).Seconds()
+	if c.embeddedInAgent() {
+		if err := c.recacheInGroup(); err != nil {
+			return fmt.Errorf("move the loaded database's pages into the cell's cgroups: %w", err)
+		}
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "the loaded database's pages dropped from shootout's page cache (its process loaded them outside the cell's cgroups) and read once inside the cell's cgroups, which keep what their memory cap leaves")
+	}
 	if c.group != nil && (c.lim.Server.IOPS > 0 || c.lim.Server.BPS > 0) {
 		if err := c.group.ApplyIO(); err != nil {
 			return err

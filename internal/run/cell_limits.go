@@ -3,9 +3,11 @@ package run
 import (
 	"fmt"
 
+	"shootout/internal/agent"
 	"shootout/internal/limits"
 	"shootout/internal/result"
 	"shootout/internal/target"
+	"shootout/internal/workload"
 )
 
 // Limits is what a cell's conditions become on its target: the cgroups its
@@ -59,27 +61,38 @@ func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 			return l, fmt.Errorf("--memory %s: %w", target.HumanBytes(c.Conditions.MemoryBytes), err)
 		}
 	}
-	if t.Managed() && !t.Embedded() {
-		cpus, err := limits.PlanCPUs(c.Conditions.CPUs)
-		if err != nil {
-			return l, fmt.Errorf("--cpus: %w", err)
+	// an embedded database under limits runs in an agent inside the
+	// cell's cgroups, as a server does, where agents can run its workload
+	inAgent := t.Embedded() && embeddedLimited(c)
+	var whyNot error
+	if inAgent {
+		whyNot = agentsCanRun(t, c)
+		inAgent = whyNot == nil
+	}
+	if t.Managed() && (!t.Embedded() || inAgent) {
+		if err := planCPUs(c, &l, &req); err != nil {
+			return l, err
 		}
-		if cpus.Default && cpus.Server != "" {
-			// a placement nobody asked for never stops a cell
-			if err := limits.Check(limits.Request{CPUs: cpus.Server}); err != nil {
-				l.Notes = append(l.Notes, "server and client share every CPU: "+err.Error())
-				cpus = limits.CPUPlan{}
-			}
-		}
-		l.CPUs = cpus
-		req.CPUs, req.CPUQuota = cpus.Server, cpus.Quota
 	}
 	neighbour := limits.NeighbourSpec(c.Conditions.Neighbour)
 	hasNeighbour := neighbour != "" && neighbour != "0"
 	switch {
+	case t.Embedded() && inAgent:
+		req.DeferIO = req.IOPS > 0 || req.BPS > 0
+		l.Server = req
+		if l.Unavailable = limits.Check(req); l.Unavailable == nil {
+			l.Notes = append(l.Notes, "the embedded database runs in an agent process inside the cell's cgroups (its engine and its clients), so the limits apply to it as to a server")
+			if req.CPUs != "" || req.CPUQuota > 0 {
+				l.Notes = append(l.Notes, l.CPUs.String())
+			}
+		}
 	case t.Embedded():
 		if !req.Empty() {
-			l.Notes = append(l.Notes, "limits not applied: the embedded database runs inside shootout's own process")
+			why := "limits not applied: the embedded database runs inside shootout's own process"
+			if whyNot != nil {
+				why += " (" + whyNot.Error() + ")"
+			}
+			l.Notes = append(l.Notes, why)
 		}
 		if hasNeighbour && (req.IOPS > 0 || req.BPS > 0) {
 			l.Neighbour = limits.Request{IOPS: req.IOPS, BPS: req.BPS}
@@ -99,6 +112,43 @@ func CellLimits(t target.Target, c result.Cell) (Limits, error) {
 	}
 	perNode(t, c, &l)
 	return l, nil
+}
+
+// planCPUs places the server (and shootout) on the CPUs --cpus asks for.
+func planCPUs(c result.Cell, l *Limits, req *limits.Request) error {
+	cpus, err := limits.PlanCPUs(c.Conditions.CPUs)
+	if err != nil {
+		return fmt.Errorf("--cpus: %w", err)
+	}
+	if cpus.Default && cpus.Server != "" {
+		// a placement nobody asked for never stops a cell
+		if err := limits.Check(limits.Request{CPUs: cpus.Server}); err != nil {
+			l.Notes = append(l.Notes, "server and client share every CPU: "+err.Error())
+			cpus = limits.CPUPlan{}
+		}
+	}
+	l.CPUs = cpus
+	req.CPUs, req.CPUQuota = cpus.Server, cpus.Quota
+	return nil
+}
+
+// embeddedLimited is whether a cell asks for any limit an embedded
+// database can be put under: memory, disk caps, CPUs, a neighbour.
+func embeddedLimited(c result.Cell) bool {
+	k := c.Conditions
+	return k.MemoryBytes > 0 || k.IOPS > 0 || k.BPS > 0 || k.CPUs != "" || (k.Neighbour != "" && k.Neighbour != "0")
+}
+
+// agentsCanRun is nil when an agent can run the cell's clients on t.
+func agentsCanRun(t target.Target, c result.Cell) error {
+	if c.Conditions.App != "" {
+		return fmt.Errorf("the clients of --app %s run in shootout's own process", c.Conditions.App)
+	}
+	w, err := workload.New(c.Workload, c.Params)
+	if err != nil {
+		return err
+	}
+	return agent.Supports(w, t.Protocol(), max(c.Conditions.Agents, 1))
 }
 
 // perNode gives each of a cluster's nodes the limits one server gets, so

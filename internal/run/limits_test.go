@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"shootout/internal/agent"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	limits.MaybeExec() // limited servers start through this test binary
+	agent.MaybeServe() // and agents: an embedded database under limits runs in one
 	os.Exit(m.Run())
 }
 

@@ -204,7 +204,7 @@ type samplerProbe struct {
 
 func (p *samplerProbe) start(w *window) error {
 	p.from = time.Now()
-	p.sampler = metrics.StartWith(w.c.inst.PIDs(), time.Second, w.c.counters())
+	p.sampler = metrics.StartWith(w.serverInst().PIDs(), time.Second, w.c.counters())
 	return nil
 }
 

@@ -258,7 +258,7 @@ func (w *window) record() {
 		}
 		fillDriver(f, dres)
 		note := f.Server.Note
-		fillServer(f, w.sampler.usage, dres.Events, c.inst)
+		fillServer(f, w.sampler.usage, dres.Events, w.serverInst())
 		f.Server.Note = joinNotes(f.Server.Note, note)
 		w.recordAgents()
 		w.disk.win.fill(&f.Server, dres.Events, w.neighbour.evidence())

@@ -205,16 +205,24 @@ type MemoryReader interface {
 var ErrClientDone = errors.New("client done")
 
 // AgentReady is a SQL workload whose clients can run in agent processes
-// (--agents), each agent with a pool of its own: InAgents is nil when its
-// workers need nothing but the cell's parameters, dataset and seed and
-// their client ids — nothing shared among the clients of the cell (a
-// counter they draw from) or handed to Check (the rows they saw wrong),
-// which another process would not see — else why not, in a line that
-// names the parameter to change. A write whose answer was lost with its
-// connection (a doubt) is not handed back by an agent: Check then fails
-// as it would for a write it cannot explain.
+// (--agents, or the one that holds an embedded database under limits),
+// each agent with a pool of its own: InAgents is nil when, split across
+// that many agents, its workers need nothing but the cell's parameters,
+// dataset and seed and their client ids — nothing shared among the
+// clients of the cell (a counter they draw from) or handed to Check (the
+// rows they saw wrong), which another process would not see — else why
+// not, in a line that names the parameter to change. A write whose
+// answer was lost with its connection (a doubt) is not handed back by an
+// agent: Check then fails as it would for a write it cannot explain.
 type AgentReady interface {
-	InAgents() error
+	InAgents(agents int) error
+}
+
+// AgentBefore is an AgentReady workload whose workers use what Before
+// read (redmine: the supply of New issues): an agent runs Before on its
+// own pool before its clients connect.
+type AgentBefore interface {
+	AgentBefore()
 }
 
 // ClientsAware is a workload that shares its work out among the clients

@@ -168,7 +168,7 @@ func (w *Workload) addDoubt(c counters) {
 // InAgents: oltp_insert without auto_inc draws its ids from one counter
 // of the run's (uniqueID), which clients in other processes would draw
 // again; every other test's worker is its connection and its random ids.
-func (w *Workload) InAgents() error {
+func (w *Workload) InAgents(int) error {
 	if w.test.single == "insert" && !w.opt.AutoInc {
 		return errors.New("parameter auto_inc=false: oltp_insert's ids come from one counter all clients of the run share; use auto_inc=true")
 	}

@@ -28,7 +28,7 @@ func init() {
 type Workload struct{}
 
 // InAgents: a ping's worker is its connection alone.
-func (Workload) InAgents() error { return nil }
+func (Workload) InAgents(int) error { return nil }
 
 func (Workload) Name() string           { return "ping" }
 func (Workload) Description() string    { return workload.Describe("ping") }

@@ -73,6 +73,20 @@ type Workload struct {
 	doubts []doubtfulCommit
 }
 
+// InAgents: the clients of a cell share one supply of New issues, which
+// Before reads, so they run in one agent at most, which reads it itself
+// (AgentBefore).
+func (w *Workload) InAgents(agents int) error {
+	if agents > 1 {
+		return fmt.Errorf("its clients share one supply of New issues: one agent at most, not %d", agents)
+	}
+	return nil
+}
+
+// AgentBefore: an agent reads the supply of New issues before its clients
+// connect.
+func (w *Workload) AgentBefore() {}
+
 func (w *Workload) addDoubt(d doubtfulCommit) {
 	w.mu.Lock()
 	w.doubts = append(w.doubts, d)
