@@ -60,12 +60,16 @@ type Agents struct {
 // process may bind the name first (it is random too) and the agent
 // answers its own user only. The sockets are abstract (Linux): nothing is
 // left in the file system by a run that was killed. wrap, when not nil,
-// rewrites each agent's command before it starts (limits.Group.Wrap: the
-// agent joins the cell's cgroups before it allocates anything).
-func Start(ctx context.Context, exe string, n int, led Ledger, wrap func(*exec.Cmd) error) (*Agents, error) {
+// rewrites agent i's command before it starts (limits.Group.Wrap: the
+// agent joins its cgroups before it allocates anything).
+func Start(ctx context.Context, exe string, n int, led Ledger, wrap func(i int, cmd *exec.Cmd) error) (*Agents, error) {
 	a := &Agents{led: led}
 	for i := range n {
-		if err := a.spawn(exe, wrap); err != nil {
+		var w func(*exec.Cmd) error
+		if wrap != nil {
+			w = func(cmd *exec.Cmd) error { return wrap(i, cmd) }
+		}
+		if err := a.spawn(exe, w); err != nil {
 			a.Stop()
 			return nil, fmt.Errorf("agent %d: %w", i+1, err)
 		}

@@ -172,3 +172,22 @@ func (p *Pinned) Unpin() error {
 	}
 	return p.group.Remove()
 }
+
+// CPUList is the CPUs of a cpuset list ("0-2,5") in order; "" is every
+// CPU of this machine.
+func CPUList(s string) ([]int, error) {
+	if s == "" {
+		s = fmt.Sprintf("0-%d", runtime.NumCPU()-1)
+	}
+	set, err := parseCPUList(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for c := 0; c < runtime.NumCPU(); c++ {
+		if set[c] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

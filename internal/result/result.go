@@ -360,6 +360,9 @@ type Agent struct {
 	ScheduleLagMs float64 `json:"schedule_lag_ms"`
 	Saturated     bool    `json:"saturated"`
 	Events        int64   `json:"events"`
+	// Cpuset is the CPUs of the agent's own cgroup ("" when it had none:
+	// it ran where shootout runs).
+	Cpuset string `json:"cpuset,omitempty"`
 }
 
 // Limits is what was applied and the evidence for it.

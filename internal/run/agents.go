@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"shootout/internal/agent"
 	"shootout/internal/child"
 	"shootout/internal/driver"
+	"shootout/internal/limits"
 	"shootout/internal/target"
 )
 
@@ -26,6 +28,8 @@ type agentsProbe struct {
 	// embedded: the agents hold the embedded database's engine inside
 	// the cell's cgroups, so they are its server, not its client
 	embedded bool
+	// cpusets are each agent's own cgroup's CPUs, none without them
+	cpusets []string
 }
 
 // embeddedInAgent is whether the cell's embedded database runs in an
@@ -57,12 +61,41 @@ func (p *agentsProbe) start(w *window) error {
 	}
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
 		Seed: c.res.Seed, Endpoint: agent.FromProto(ep, target.ConnSettings(c.inst))}
-	var wrap func(*exec.Cmd) error
+	var wrap func(int, *exec.Cmd) error
 	if p.embedded {
-		wrap = c.group.Wrap
+		wrap = func(_ int, cmd *exec.Cmd) error { return c.group.Wrap(cmd) }
+	} else if wrap, err = p.ownGroups(c, n); err != nil {
+		return err
 	}
 	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger, wrap)
 	return err
+}
+
+// ownGroups gives each of n agents a cgroup of its own, a cpuset of one
+// of the client's CPUs (every CPU when the server has no cpuset of its
+// own), dealt round, so that each agent is pinned as N client machines
+// would be, and none moves onto the server's CPUs; nil where this
+// machine makes no cgroups (the agents then run where shootout runs, and
+// the notes say so).
+func (p *agentsProbe) ownGroups(c *cellRun, n int) (func(int, *exec.Cmd) error, error) {
+	cpus, err := limits.CPUList(c.lim.CPUs.Client)
+	if err != nil {
+		return nil, err
+	}
+	if err := limits.Check(limits.Request{CPUs: fmt.Sprint(cpus[0])}); err != nil {
+		c.f.Limits.Notes = append(c.f.Limits.Notes, "agents not pinned, each runs where shootout runs: "+err.Error())
+		return nil, nil
+	}
+	groups := make([]*limits.Group, n)
+	p.cpusets = make([]string, n)
+	for i := range n {
+		p.cpusets[i] = fmt.Sprint(cpus[i%len(cpus)])
+		if groups[i], err = c.makeGroup(fmt.Sprintf("%s-agent%d", shortID(c.cell.ID), i+1), limits.Request{CPUs: p.cpusets[i]}); err != nil {
+			return nil, err
+		}
+	}
+	c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("each agent in a cgroup of its own on CPUs %s (dealt round)", strings.Join(p.cpusets, ", ")))
+	return func(i int, cmd *exec.Cmd) error { return groups[i].Wrap(cmd) }, nil
 }
 
 func (p *agentsProbe) stop(*window) {
@@ -79,6 +112,11 @@ func (w *window) drive() (*driver.Result, error) {
 		return driver.Run(w.ctx, w.cfg, w.connect)
 	}
 	res, stats, err := p.a.Run(w.ctx, w.cfg, p.base)
+	for i := range stats {
+		if i < len(p.cpusets) {
+			stats[i].Cpuset = p.cpusets[i]
+		}
+	}
 	p.stats = stats
 	return res, err
 }
