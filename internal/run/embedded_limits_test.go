@@ -40,6 +40,7 @@ func TestMemoryCapLimitsSQLitesPageCache(t *testing.T) {
 		return
 	}
 	free := runOne(t, &base)
+	t.Logf("without the cap (in shootout's process): %.0f", free.Server.ReadBytesPerOp)
 	if perOpFree := free.Server.ReadBytesPerOp; perOpFree > perOpCapped/10 {
 		t.Fatalf("read bytes/op %.0f free vs %.0f capped: without the cap the data is read from memory", perOpFree, perOpCapped)
 	}
