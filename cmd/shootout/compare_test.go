@@ -158,7 +158,7 @@ func TestBadFlagValuesNameTheFlag(t *testing.T) {
 	out, _, _ := shootout(t, nil, "run", "--dry-run", "--targets", "sqlite,mariadb-innodb", "--workload", "oltp_point_select", "--rate", "50")
 	// the summary wraps at the width, wherever its line breaks fall
 	out = strings.Join(strings.Fields(out), " ")
-	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs inside shootout") || !strings.Contains(out, "disk raw") {
+	if !strings.Contains(out, "at 50 ops/s") || !strings.Contains(out, "sqlite runs in its clients' process") || !strings.Contains(out, "disk raw") {
 		t.Errorf("--dry-run must show the rate, how SQLite's CPU is shared and the raw disk:\n%s", out)
 	}
 	out, _, _ = shootout(t, nil, "run", "--dry-run", "--targets", "mariadb-innodb", "--workload", "oltp_point_select", "--disk", "hdd:flush=ignore")

@@ -243,8 +243,9 @@ func printPlacement(w io.Writer, res *plan.Resolved, width int) {
 	}
 	for _, t := range res.Targets {
 		if run.TargetOf(t).Embedded() {
-			fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s runs inside shootout: the engine and the clients share one process and its CPUs, "+
-				"so its server CPU is shootout's (the clients' included) and the limits are not applied to it", t.Name()), width, 4))
+			fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s runs in its clients' process, so its server CPU includes theirs: shootout's own without limits; "+
+				"under any limit an agent inside the cell's cgroups, which apply to it as to a server (where agents can run the workload: "+
+				"the cells' notes say where not)", t.Name()), width, 4))
 		}
 	}
 }
