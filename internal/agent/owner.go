@@ -166,6 +166,9 @@ func (a *Agents) Stop() {
 // one barrier, and merges what they measured into one result (its
 // interval lines printed to cfg.Out as an in-process run prints them).
 func (a *Agents) Run(ctx context.Context, cfg driver.Config, base RunRequest) (*driver.Result, []Stat, error) {
+	if err := a.prepare(ctx, cfg, base); err != nil {
+		return nil, nil, err
+	}
 	reqs, stats, start, err := a.plan(ctx, cfg, base)
 	if err != nil {
 		return nil, nil, err
@@ -190,6 +193,27 @@ func (a *Agents) Run(ctx context.Context, cfg driver.Config, base RunRequest) (*
 	quiet.Out = nil
 	res, err := driver.Merge(quiet, raws)
 	return res, stats, err
+}
+
+// prepare has every agent make the cell's session before the barrier is
+// set (the pool, what Before read), as an in-process run has it before
+// its window.
+func (a *Agents) prepare(ctx context.Context, cfg driver.Config, base RunRequest) error {
+	errs := make([]error, len(a.conns))
+	var wg sync.WaitGroup
+	for i, conn := range a.conns {
+		req := base
+		req.Clients, req.Agents = cfg.Clients, len(a.conns)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := conn.Invoke(ctx, "/shootout.Agent/Prepare", &req, &PrepareReply{}); err != nil {
+				errs[i] = fmt.Errorf("agent %d (pid %d): %w", i+1, a.cmds[i].Process.Pid, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat, live *driver.Live) (*driver.Raw, error) {

@@ -42,6 +42,10 @@ func (s slowClock) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 	return &ClockReply{NowUnixNs: time.Now().UnixNano()}, nil
 }
 
+func (slowClock) Prepare(context.Context, *RunRequest) (*PrepareReply, error) {
+	return nil, errors.New("not here")
+}
+
 func (slowClock) Run(context.Context, *RunRequest, func(driver.RawSlice)) (*RunReply, error) {
 	return nil, errors.New("not here")
 }

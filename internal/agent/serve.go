@@ -3,11 +3,13 @@ package agent
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -47,7 +49,7 @@ func Listen(addr string) (net.Listener, error) {
 // a process of the agent's own user.
 func Serve(ctx context.Context, lis net.Listener) error {
 	s := grpc.NewServer(serverOpts()...)
-	s.RegisterService(&serviceDesc, agentServer{})
+	s.RegisterService(&serviceDesc, &agentServer{})
 	go func() { <-ctx.Done(); s.Stop() }()
 	err := s.Serve(sameUser{lis, os.Getuid()})
 	if ctx.Err() != nil {
@@ -101,15 +103,74 @@ func peerUID(c *net.UnixConn) (int, error) {
 	return int(cred.Uid), nil
 }
 
-type agentServer struct{}
+// agentServer serves one owner: a cell at a time, prepared before its
+// barrier and then run.
+type agentServer struct {
+	mu   sync.Mutex
+	prep *prepared
+}
 
-func (agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
+func (*agentServer) Clock(context.Context, *ClockRequest) (*ClockReply, error) {
 	return &ClockReply{NowUnixNs: time.Now().UnixNano()}, nil
 }
 
-// Run runs this agent's clients of the cell through the driver, as an
-// in-process run would, and answers with the raw run.
-func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver.RawSlice)) (*RunReply, error) {
+// prepared is a cell's session in this agent, made before the barrier:
+// what an in-process run has made before its window (the workload, the
+// pool, what Before read) is not made in the agent's measured run either.
+type prepared struct {
+	key  string
+	w    workload.Workload
+	ds   workload.Dataset
+	sess workload.Session
+	db   *sql.DB
+}
+
+func (p *prepared) close() {
+	p.sess.Close()
+	if p.db != nil {
+		p.db.Close()
+	}
+}
+
+// prepKey is what a prepared session was made for: the cell, not this
+// agent's share of it. It stays in memory (it holds the password).
+func (req *RunRequest) prepKey() string {
+	b, _ := json.Marshal([]any{req.Workload, req.Params, req.Dataset, req.Seed, req.Endpoint.proto(), req.Endpoint.Conn, req.Clients, req.Agents})
+	return string(b)
+}
+
+// Prepare makes the cell's session ahead of Run.
+func (s *agentServer) Prepare(ctx context.Context, req *RunRequest) (*PrepareReply, error) {
+	p, err := prepare(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	old := s.prep
+	s.prep = p
+	s.mu.Unlock()
+	if old != nil {
+		old.close()
+	}
+	return &PrepareReply{}, nil
+}
+
+// take is the session prepared for req, or one made now.
+func (s *agentServer) take(ctx context.Context, req *RunRequest) (*prepared, error) {
+	s.mu.Lock()
+	p := s.prep
+	s.prep = nil
+	s.mu.Unlock()
+	if p != nil && p.key == req.prepKey() {
+		return p, nil
+	}
+	if p != nil {
+		p.close()
+	}
+	return prepare(ctx, req)
+}
+
+func prepare(ctx context.Context, req *RunRequest) (*prepared, error) {
 	if err := req.Endpoint.local(); err != nil {
 		return nil, err
 	}
@@ -132,24 +193,35 @@ func (agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver
 	if err != nil {
 		return nil, err
 	}
-	if db != nil {
-		defer db.Close()
-	}
-	sess, err := workload.Open(w, ep, db)
-	if err != nil {
+	p := &prepared{key: req.prepKey(), w: w, ds: ds, db: db}
+	if p.sess, err = workload.Open(w, ep, db); err != nil {
+		if db != nil {
+			db.Close()
+		}
 		return nil, err
 	}
-	defer sess.Close()
 	if _, ok := w.(workload.AgentBefore); ok {
-		if _, err := sess.Before(ctx, ds); err != nil {
+		if _, err := p.sess.Before(ctx, ds); err != nil {
+			p.close()
 			return nil, err
 		}
 	}
+	return p, nil
+}
+
+// Run runs this agent's clients of the cell through the driver, as an
+// in-process run would, and answers with the raw run.
+func (s *agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(driver.RawSlice)) (*RunReply, error) {
+	p, err := s.take(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
 	connect := func(ctx context.Context, i int) (workload.Worker, error) {
-		return sess.NewWorker(ctx, ds, req.ClientIDs[i])
+		return p.sess.NewWorker(ctx, p.ds, req.ClientIDs[i])
 	}
 	cpu0 := selfCPU()
-	cfg := req.config(w.Ops())
+	cfg := req.config(p.w.Ops())
 	cfg.OnSlice = onSlice
 	res, runErr := driver.Run(ctx, cfg, connect)
 	if res == nil {

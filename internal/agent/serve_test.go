@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"shootout/internal/dialect"
 	"shootout/internal/proto"
 	"shootout/internal/workload"
 )
@@ -64,7 +65,7 @@ func TestAgentRefusesAnEndpointElsewhere(t *testing.T) {
 		{Protocol: "redis", Network: "tcp", Address: "10.1.2.3:6379", User: "u", Password: "s3cret"},
 		{Protocol: "redis", Network: "tcp", Address: "db.example.com:6379", User: "u", Password: "s3cret"},
 	} {
-		_, err := agentServer{}.Run(context.Background(), &RunRequest{Workload: "kv", Endpoint: ep}, nil)
+		_, err := (&agentServer{}).Run(context.Background(), &RunRequest{Workload: "kv", Endpoint: ep}, nil)
 		if err == nil || !strings.Contains(err.Error(), "loopback") || strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("endpoint %s: err = %v, want a refusal that names no password", ep.Address, err)
 		}
@@ -120,5 +121,38 @@ func TestAgentsRunSQLWorkloadsThatShareNothing(t *testing.T) {
 	w, _ := workload.New("redmine", nil)
 	if err := Supports(w, proto.SQL, 1); err != nil {
 		t.Errorf("redmine in one agent: %v", err)
+	}
+}
+
+// The session an agent prepared before the barrier is the one its run
+// takes (its pool made and Before read outside the measured window), and
+// only for the cell it was prepared for.
+func TestRunTakesTheSessionPreparedForItsCell(t *testing.T) {
+	ctx := context.Background()
+	ep := Endpoint{Protocol: string(proto.SQL), Network: "file", Address: filepath.Join(t.TempDir(), "x.db"), Dialect: dialect.Dialect{Flavor: dialect.SQLite}}
+	cell := RunRequest{Workload: "ping", Dataset: "none", Endpoint: ep, Clients: 2, Agents: 2}
+	s := &agentServer{}
+	for _, tc := range []struct {
+		name string
+		edit func(*RunRequest)
+		same bool
+	}{
+		{"its share of the cell", func(r *RunRequest) { r.ClientIDs, r.Rate, r.StartUnixNs = []int{1}, 10, 1 }, true},
+		{"another cell", func(r *RunRequest) { r.Clients = 3 }, false},
+	} {
+		if _, err := s.Prepare(ctx, &cell); err != nil {
+			t.Fatal(err)
+		}
+		prepared := s.prep
+		req := cell
+		tc.edit(&req)
+		got, err := s.take(ctx, &req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (got == prepared) != tc.same {
+			t.Errorf("%s: took the prepared session %v, want %v", tc.name, got == prepared, tc.same)
+		}
+		got.close()
 	}
 }

@@ -82,6 +82,9 @@ type RunRequest struct {
 	InterruptGraceNs int64   `json:"interrupt_grace_ns"`
 }
 
+// PrepareReply says the agent made the cell's session (Prepare).
+type PrepareReply struct{}
+
 // RunReply is what the agent measured: its run in raw form and the CPU
 // its process used meanwhile.
 type RunReply struct {
@@ -102,6 +105,7 @@ type RunEvent struct {
 // RunEvents after one RunRequest.
 type server interface {
 	Clock(context.Context, *ClockRequest) (*ClockReply, error)
+	Prepare(context.Context, *RunRequest) (*PrepareReply, error)
 	Run(context.Context, *RunRequest, func(driver.RawSlice)) (*RunReply, error)
 }
 
@@ -135,6 +139,7 @@ var serviceDesc = grpc.ServiceDesc{
 	HandlerType: (*server)(nil),
 	Methods: []grpc.MethodDesc{
 		{MethodName: "Clock", Handler: handler(func(s server, ctx context.Context, r *ClockRequest) (any, error) { return s.Clock(ctx, r) })},
+		{MethodName: "Prepare", Handler: handler(func(s server, ctx context.Context, r *RunRequest) (any, error) { return s.Prepare(ctx, r) })},
 	},
 	Streams: []grpc.StreamDesc{{StreamName: "Run", Handler: runStream, ServerStreams: true}},
 }

@@ -218,6 +218,11 @@ var countedTables = []string{"issues", "journals", "journal_details", "watchers"
 // Before records row counts and the highest ids, so Check can tell what
 // the run wrote.
 func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds workload.Dataset) (workload.State, error) {
+	// the skeleton the workers read, made before the window (an agent's
+	// workload loaded nothing)
+	if _, err := w.world(ds); err != nil {
+		return nil, err
+	}
 	st := workload.State{}
 	for _, t := range countedTables {
 		var n, top sql.NullInt64
