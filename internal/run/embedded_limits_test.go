@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -97,5 +98,16 @@ func TestCellLimitsPutsSQLiteInAnAgent(t *testing.T) {
 		if !l.Server.Empty() || !strings.Contains(notes, "not applied") || !strings.Contains(notes, tc.why) {
 			t.Errorf("sqlite, %s: %+v; want no group and a note naming %q", tc.c.Workload, l, tc.why)
 		}
+	}
+}
+
+// The clients of an application in the loop speak to the application,
+// which only shootout's process has: agents are refused for them, before
+// any starts.
+func TestAgentsRefuseAnApplicationInTheLoop(t *testing.T) {
+	c := &cellRun{t: mustLookup(t, "mariadb-innodb"), cell: result.Cell{Conditions: result.Conditions{Agents: 2, App: "redmine"}}}
+	err := (&agentsProbe{}).start(&window{c: c, ctx: context.Background()})
+	if err == nil || !strings.Contains(err.Error(), "--app redmine") {
+		t.Fatalf("--agents 2 with --app redmine: %v, want a refusal naming --app", err)
 	}
 }
