@@ -66,6 +66,9 @@ func names() []string {
 	// MariaDB's MEMORY engine names a target (mariadb-memory), but memory
 	// is also every cell's --memory: the word says nothing by itself
 	delete(set, "memory")
+	// postgres-sync's second word is Go's sync package and every fsync:
+	// it too says nothing by itself (postgres, its first, still counts)
+	delete(set, "sync")
 	return slices.Sorted(func(yield func(string) bool) {
 		for n := range set {
 			if !yield(n) {

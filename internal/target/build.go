@@ -47,6 +47,12 @@ func Build(t Target) (build, transport string) {
 			return "", "tcp 127.0.0.1"
 		}
 		return versionOf(filepath.Join(dir, "postgres"), "--version"), "tcp 127.0.0.1"
+	case PgSync:
+		dir, err := postgresBinDir()
+		if err != nil {
+			return "", "tcp 198.18.0.0/15 (veth)"
+		}
+		return versionOf(filepath.Join(dir, "postgres"), "--version"), "tcp 198.18.0.0/15 (veth)"
 	case SQLite:
 		v, _, _ := sqlite3.Version()
 		return "libsqlite3 " + v + " (go-sqlite3, in the shootout process)", "in-process"

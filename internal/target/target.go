@@ -213,7 +213,7 @@ type NativeInstance interface {
 
 // Names lists the managed targets in the order the default study uses.
 func Names() []string {
-	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "mariadb-galera", "postgres",
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "mariadb-galera", "postgres", "postgres-sync",
 		"redis", "memcached", "tarantool-memtx", "tarantool-vinyl"}
 }
 
@@ -226,6 +226,8 @@ func Lookup(name string) (Target, error) {
 		return Galera{}, nil
 	case name == "postgres":
 		return Postgres{}, nil
+	case name == "postgres-sync":
+		return PgSync{}, nil
 	case name == "redis":
 		return Redis{}, nil
 	case name == "memcached":
