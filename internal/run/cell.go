@@ -430,6 +430,12 @@ func (c *cellRun) open() error {
 	if err != nil {
 		return err
 	}
+	if x, ok := c.inst.(workload.SchemaExecer); ok {
+		// a server of several nodes makes the tables on each its own way
+		if ss, ok := sess.(*workload.SQLSession); ok {
+			ss.SchemaBy(x)
+		}
+	}
 	c.sess = sess
 	c.later(func() {
 		if err := sess.Close(); err != nil {

@@ -47,6 +47,12 @@ func Build(t Target) (build, transport string) {
 			return "", "tcp 127.0.0.1"
 		}
 		return versionOf(filepath.Join(dir, "postgres"), "--version"), "tcp 127.0.0.1"
+	case Spider:
+		server, _, err := mariadbBinaries()
+		if err != nil {
+			return "", "tcp 198.18.0.0/15 (veth)"
+		}
+		return versionOf(server, "--version") + " + " + filepath.Join(spiderPluginDir(), "ha_spider.so"), "tcp 198.18.0.0/15 (veth)"
 	case PgSync:
 		dir, err := postgresBinDir()
 		if err != nil {

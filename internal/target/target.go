@@ -213,7 +213,7 @@ type NativeInstance interface {
 
 // Names lists the managed targets in the order the default study uses.
 func Names() []string {
-	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "mariadb-galera", "postgres", "postgres-sync",
+	return []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "mariadb-aria", "mariadb-aria-nontx", "mariadb-myisam", "mariadb-memory", "mariadb-galera", "mariadb-spider", "postgres", "postgres-sync",
 		"redis", "memcached", "tarantool-memtx", "tarantool-vinyl"}
 }
 
@@ -224,6 +224,8 @@ func Lookup(name string) (Target, error) {
 		return SQLite{}, nil
 	case name == "mariadb-galera":
 		return Galera{}, nil
+	case name == "mariadb-spider":
+		return Spider{}, nil
 	case name == "postgres":
 		return Postgres{}, nil
 	case name == "postgres-sync":

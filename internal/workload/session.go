@@ -76,6 +76,36 @@ type SQLSession struct {
 	db    *sql.DB
 	d     dialect.Dialect
 	claim *Claim
+	ddl   SchemaExecer
+}
+
+// SchemaExecer is a server that runs a workload's schema statements (the
+// tables before the load, the indexes after it) its own way: a head over
+// shards makes each CREATE TABLE a table on every shard and one of its
+// own that routes to them. rows is the dataset's, for shards that split
+// the key into ranges. The workload's statements are the same as on one
+// server: the server, not the workload, knows it is several.
+type SchemaExecer interface {
+	ExecSchema(ctx context.Context, stmt string, rows int64) error
+}
+
+// SchemaBy has x run the session's schema statements instead of its pool.
+func (s *SQLSession) SchemaBy(x SchemaExecer) { s.ddl = x }
+
+// execSchema runs the schema's statements through the pool, or x.
+func (s *SQLSession) execSchema(ctx context.Context, stmts []string, ds Dataset, inFlight func(string)) error {
+	if s.ddl == nil {
+		return ExecEach(ctx, s.db, stmts, inFlight)
+	}
+	for _, q := range stmts {
+		if inFlight != nil {
+			inFlight(FirstLine(q))
+		}
+		if err := s.ddl.ExecSchema(ctx, q, ds.Rows); err != nil {
+			return fmt.Errorf("%s: %w", FirstLine(q), err)
+		}
+	}
+	return nil
 }
 
 // NewSQLSession is w on the server at ep, through its pool db.
@@ -119,7 +149,7 @@ func (s *SQLSession) Load(ctx context.Context, ds Dataset, progress Progress) (L
 		}
 	}
 	schema := s.w.Schema(s.d, ds)
-	if err := ExecAll(ctx, s.db, schema); err != nil {
+	if err := s.execSchema(ctx, schema, ds, nil); err != nil {
 		return LoadStats{}, fmt.Errorf("create schema: %w", err)
 	}
 	stats, err := s.w.Load(ctx, s.db, s.d, ds, progress)
@@ -133,7 +163,7 @@ func (s *SQLSession) Load(ctx context.Context, ds Dataset, progress Progress) (L
 // FinishLoad runs PostLoad's statements, then marks an external
 // server's tables as holding the dataset.
 func (s *SQLSession) FinishLoad(ctx context.Context, ds Dataset, inFlight func(string)) error {
-	if err := ExecEach(ctx, s.db, s.w.PostLoad(s.d, ds), inFlight); err != nil {
+	if err := s.execSchema(ctx, s.w.PostLoad(s.d, ds), ds, inFlight); err != nil {
 		return err
 	}
 	if s.claim != nil {

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,5 +73,47 @@ func TestOpenRefusesAProtocolTheWorkloadDoesNotSpeak(t *testing.T) {
 	_, err := Open(sqlOnly{}, proto.Endpoint{Protocol: proto.Redis, Network: "unix", Address: "/x/redis.sock"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "speaks SQL only, not redis") {
 		t.Errorf("Open: %v, want a refusal naming the protocol", err)
+	}
+}
+
+// schemaOnly is a workload with tables and an index after the load.
+type schemaOnly struct{ sqlOnly }
+
+func (schemaOnly) Schema(d dialect.Dialect, ds Dataset) []string {
+	return []string{"CREATE TABLE a (id INT PRIMARY KEY)", "CREATE TABLE b (id INT PRIMARY KEY)"}
+}
+func (schemaOnly) PostLoad(d dialect.Dialect, ds Dataset) []string {
+	return []string{"CREATE INDEX i ON a(id)"}
+}
+
+type schemaRecorder struct{ got []string }
+
+func (r *schemaRecorder) ExecSchema(ctx context.Context, stmt string, rows int64) error {
+	r.got = append(r.got, fmt.Sprintf("%s /%d", stmt, rows))
+	return nil
+}
+
+// A server of several nodes runs the workload's schema (the tables
+// before the load, the index after it) its own way, told the dataset's
+// rows; the pool runs none of it (here it would fail).
+func TestSchemaGoesToTheServersOwnWay(t *testing.T) {
+	ep := proto.TCP(proto.SQL, "127.0.0.1", 3306)
+	ep.Dialect = dialect.Dialect{Flavor: dialect.MySQL}
+	s, err := Open(schemaOnly{}, ep, &sql.DB{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &schemaRecorder{}
+	s.(*SQLSession).SchemaBy(r)
+	ds := Dataset{Rows: 42}
+	if _, err := s.Load(context.Background(), ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.(Finisher).FinishLoad(context.Background(), ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "CREATE TABLE a (id INT PRIMARY KEY) /42|CREATE TABLE b (id INT PRIMARY KEY) /42|CREATE INDEX i ON a(id) /42"
+	if got := strings.Join(r.got, "|"); got != want {
+		t.Errorf("the server ran %q, want %q", got, want)
 	}
 }
