@@ -22,8 +22,9 @@ import (
 // settings: the primary runs with the setting and the standby named
 // synchronous, the standby's replay reaches the primary's WAL position
 // and both hold the same rows, each node's counters cover the window
-// (the WAL the primary sent is what the standby received), and the run
-// leaves no host behind.
+// (the WAL the primary sent is what the standby received) and are read
+// at every interval for the report's panel, and the run leaves no host
+// behind.
 func TestPgSyncCellsOnTwoCommitSettings(t *testing.T) {
 	testenv.RequireTarget(t, target.PgSync{})
 	for _, commit := range []string{"remote_write", "remote_apply"} {
@@ -53,6 +54,9 @@ func TestPgSyncCellsOnTwoCommitSettings(t *testing.T) {
 		if _, ok := s["replay_lag_bytes"]; !ok {
 			t.Errorf("%s: the standby's replay lag is not recorded: %v", commit, s)
 		}
+		if ss := f.Nodes[1].Samples; len(ss) == 0 || ss[len(ss)-1].Counters["wal_replayed_bytes"] <= 0 || ss[len(ss)-1].Counters["wal_replayed_bytes"] > s["wal_replayed_bytes"] {
+			t.Errorf("%s: the standby's samples at each interval %+v, its window's replay %v", commit, ss, s["wal_replayed_bytes"])
+		}
 		if f.Throughput.ErrorsBy["cert_conflict"] != 0 {
 			t.Errorf("%s: a PostgreSQL pair has no certification: %v", commit, f.Throughput.ErrorsBy)
 		}
@@ -72,7 +76,7 @@ func runPgSyncCell(t *testing.T, commit string) (*result.File, int) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "run", planFile, "--targets", "postgres-sync", "--workload", "oltp_read_write", "--dataset", "1000",
-		"--clients", "4", "--memory", "512M", "--duration", "2s", "--out", out)
+		"--clients", "4", "--memory", "512M", "--duration", "2s", "--interval", "1s", "--out", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("run: %v\n%s", err, b)
 	}

@@ -311,6 +311,9 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	} else {
 		vg.Sections = []section{meanSection(id, g, base, targets, ops, colors), percentileSection(id, g, targets, ops, colors), tput, cost}
 	}
+	if nodes := nodesSection(id, g, targets); nodes != nil {
+		vg.Sections = append(vg.Sections, *nodes)
+	}
 	if siegeStyle(g) {
 		head, rows := siegeTable(g, targets[0])
 		vg.Sections = append([]section{{Title: "The seed's table (siege)", Note: siegeLegend + "; × = ETime over " + targets[0] + "'s.",

@@ -489,6 +489,18 @@ type Node struct {
 	// --iops: each node under the limits one server gets): the files
 	// written and what the kernel counted since the node started.
 	Limits *Limits `json:"limits,omitempty"`
+	// Samples are the node's figures read at every --interval of the
+	// run, each since the window began (the report differences them).
+	Samples []NodeSample `json:"samples,omitempty"`
+}
+
+// NodeSample is one reading of a node's figures in the run: AtS seconds
+// after the window began, CPUSeconds and Counters since then, as the
+// node's entry has them at the end.
+type NodeSample struct {
+	AtS        float64            `json:"at_s"`
+	CPUSeconds float64            `json:"cpu_s"`
+	Counters   map[string]float64 `json:"counters,omitempty"`
 }
 
 // NodeLink counts the packets a node sent through --link's relay.

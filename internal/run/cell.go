@@ -47,6 +47,8 @@ type cellRun struct {
 	// mortal is the server process shootout watches, nil for an
 	// embedded or external one
 	mortal target.Mortal
+	// nodeSampler reads a cluster's nodes at every interval of the run
+	nodeSampler *nodeSampler
 	// killedBecause says why shootout killed a server it started (it
 	// stayed stopped, its disk was full)
 	killedBecause atomic.Value

@@ -20,8 +20,60 @@ func (c *cellRun) markNodes(ctx context.Context) {
 		defer cancel()
 		if err := cl.MarkNodes(q); err != nil {
 			c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not started: "+err.Error())
+			return
+		}
+		if c.res.Interval > 0 {
+			c.nodeSampler = sampleNodes(ctx, cl, c.res.Interval)
 		}
 	}
+}
+
+// nodeSampler reads every node's figures at each interval of the run,
+// so the report can set a node's counters beside the clients' latency
+// in the same second.
+type nodeSampler struct {
+	stop    chan struct{}
+	done    chan struct{}
+	samples map[string][]result.NodeSample
+}
+
+func sampleNodes(ctx context.Context, cl target.Clustered, every time.Duration) *nodeSampler {
+	s := &nodeSampler{stop: make(chan struct{}), done: make(chan struct{}), samples: map[string][]result.NodeSample{}}
+	start := time.Now()
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			q, cancel := context.WithTimeout(ctx, every)
+			stats, _ := cl.NodeStats(q) // a node not read is missing from this sample only
+			cancel()
+			at := time.Since(start).Seconds()
+			for _, n := range stats {
+				if n.Unread == "" && n.DiedAt.IsZero() {
+					s.samples[n.Name] = append(s.samples[n.Name], result.NodeSample{AtS: at, CPUSeconds: n.CPUSeconds, Counters: n.Counters})
+				}
+			}
+		}
+	}()
+	return s
+}
+
+// end stops the sampling and returns what it read, by node.
+func (s *nodeSampler) end() map[string][]result.NodeSample {
+	if s == nil {
+		return nil
+	}
+	close(s.stop)
+	<-s.done
+	return s.samples
 }
 
 // readNodes records each node's counters as the clients stop.
@@ -30,6 +82,8 @@ func (c *cellRun) readNodes(ctx context.Context) {
 	if !ok {
 		return
 	}
+	samples := c.nodeSampler.end()
+	c.nodeSampler = nil
 	q, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	stats, err := cl.NodeStats(q)
@@ -37,7 +91,7 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread}
+		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name]}
 		if !s.DiedAt.IsZero() {
 			n.DiedAt = &s.DiedAt
 		}
