@@ -461,10 +461,16 @@ type timeLine struct {
 
 // lineChart draws samples over time in a smaller box, for small multiples.
 func lineChart(id, title string, lines []timeLine, names []string, colors []string, unit string) *svgChart {
+	return lineChartTo(id, title, lines, names, colors, unit, 0)
+}
+
+// lineChartTo is lineChart with its time axis reaching tmax at least:
+// charts drawn one above the other share their seconds.
+func lineChartTo(id, title string, lines []timeLine, names []string, colors []string, unit string, tmax float64) *svgChart {
 	c := newChart(id)
 	c.W, c.H = 370, 220
 	c.Left, c.Right, c.Top, c.Bottom = 52, 370-12, 30, 220-34
-	tmax, vmax := 0.0, 0.0
+	vmax := 0.0
 	for _, l := range lines {
 		for _, p := range l.Points {
 			tmax, vmax = math.Max(tmax, p.T), math.Max(vmax, p.V)

@@ -49,8 +49,18 @@ func sampled(f *result.File) bool {
 // nodeCharts are the cell's latency chart and one chart per node figure.
 func nodeCharts(id string, f *result.File) []*svgChart {
 	var lat []timePoint
+	tmax := 0.0
 	for _, iv := range f.Intervals {
 		lat = append(lat, timePoint{T: iv.AtS, V: iv.P95Ms})
+		tmax = max(tmax, iv.AtS)
+	}
+	for _, n := range f.Nodes {
+		for _, s := range n.Samples {
+			tmax = max(tmax, s.AtS)
+		}
+	}
+	lineChart := func(id, title string, lines []timeLine, names []string, colors []string, unit string) *svgChart {
+		return lineChartTo(id, title, lines, names, colors, unit, tmax)
 	}
 	charts := []*svgChart{lineChart(id+"-p95", "the clients' p95 latency", []timeLine{{Name: "clients p95", Color: palette[0], Points: lat}}, []string{"clients p95"}, []string{palette[0]}, "p95 ms")}
 	var names, colors []string
@@ -73,15 +83,16 @@ func nodeCharts(id string, f *result.File) []*svgChart {
 }
 
 // rates are a figure's change per second between successive samples,
-// at each interval's end.
+// at each interval's end; the first from the window's start, where every
+// figure of a sample is 0 (they are since then).
 func rates(samples []result.NodeSample, get func(result.NodeSample) float64) []timePoint {
 	var out []timePoint
-	for i := 1; i < len(samples); i++ {
-		dt := samples[i].AtS - samples[i-1].AtS
-		if dt <= 0 {
-			continue
+	prev := result.NodeSample{}
+	for _, s := range samples {
+		if dt := s.AtS - prev.AtS; dt > 0 {
+			out = append(out, timePoint{T: s.AtS, V: max(0, (get(s)-get(prev))/dt)})
 		}
-		out = append(out, timePoint{T: samples[i].AtS, V: max(0, (get(samples[i])-get(samples[i-1]))/dt)})
+		prev = s
 	}
 	return out
 }

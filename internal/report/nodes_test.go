@@ -38,8 +38,13 @@ func TestNodesPanel(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("charts %q, want %q", strings.Join(got, "|"), want)
 	}
-	if r := rates(f.Nodes[0].Samples, func(s result.NodeSample) float64 { return s.CPUSeconds }); len(r) != 2 || r[0].V != 0.5 || r[1].V != 1 || r[1].T != 2.5 {
-		t.Errorf("n1's CPU per second %v, want 0.5 then 1 core", r)
+	for _, c := range sec.Figures[0].Charts {
+		if x := c.XTicks[len(c.XTicks)-1].Text; x != sec.Figures[0].Charts[0].XTicks[len(sec.Figures[0].Charts[0].XTicks)-1].Text {
+			t.Errorf("chart %q ends at %s s, the latency's elsewhere: the charts one above the other share their seconds", c.Desc, x)
+		}
+	}
+	if r := rates(f.Nodes[0].Samples, func(s result.NodeSample) float64 { return s.CPUSeconds }); len(r) != 3 || r[0].V != 0 || r[1].V != 0.5 || r[2].V != 1 || r[2].T != 2.5 {
+		t.Errorf("n1's CPU per second %v, want 0 (from the start), 0.5 then 1 core", r)
 	}
 	if nodesSection("g", &group{files: []*result.File{plain}, labels: g.labels}, []string{"single"}) != nil {
 		t.Error("a panel for a cell without nodes")
