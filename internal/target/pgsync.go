@@ -60,6 +60,12 @@ func pgSyncConfig(settings map[string]string) (map[string]string, error) {
 	return s, nil
 }
 
+// CheckSettings refuses a bad synchronous_commit with the plan.
+func (PgSync) CheckSettings(settings map[string]string) error {
+	_, err := pgSyncConfig(settings)
+	return err
+}
+
 func (PgSync) Name() string             { return "postgres-sync" }
 func (PgSync) Dialect() dialect.Dialect { return dialect.Dialect{Flavor: dialect.Postgres} }
 func (PgSync) Protocol() proto.Name     { return proto.SQL }

@@ -21,6 +21,9 @@ func TestPgSyncSettings(t *testing.T) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
+	if (PgSync{}).CheckSettings(map[string]string{"synchronous_commit": "off"}) == nil {
+		t.Error("synchronous_commit=off passes the plan's check")
+	}
 	if got := StartsWhat(PgSync{}, map[string]string{"synchronous_commit": "remote_write"}); !strings.Contains(got, "synchronous_commit=remote_write") || NodesOf(PgSync{}, nil) != 2 {
 		t.Errorf("StartsWhat %q, nodes %d", got, NodesOf(PgSync{}, nil))
 	}

@@ -79,6 +79,12 @@ func spiderConfig(settings map[string]string) (spiderConf, error) {
 	return c, nil
 }
 
+// CheckSettings refuses bad backends, backend_engine or shard with the plan.
+func (Spider) CheckSettings(settings map[string]string) error {
+	_, err := spiderConfig(settings)
+	return err
+}
+
 func (Spider) Name() string         { return "mariadb-spider" }
 func (Spider) Protocol() proto.Name { return proto.SQL }
 func (Spider) Embedded() bool       { return false }

@@ -54,6 +54,9 @@ func TestSpiderSettings(t *testing.T) {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}
+	if (Spider{}).CheckSettings(map[string]string{"shard": "list"}) == nil {
+		t.Error("a bad shard passes the plan's check")
+	}
 	if NodesOf(Spider{}, map[string]string{"backends": "4"}) != 5 {
 		t.Error("a head and 4 backends are 5 nodes")
 	}
