@@ -75,11 +75,35 @@ func nodeCharts(id string, f *result.File) []*svgChart {
 		return lines
 	}
 	charts = append(charts, lineChart(id+"-cpu", "each node's CPU", per(func(s result.NodeSample) float64 { return s.CPUSeconds }), names, colors, "CPU cores"))
+	levels := map[string]bool{}
+	for _, n := range f.Nodes {
+		for _, l := range n.Levels {
+			levels[l] = true
+		}
+	}
 	for k, name := range movedCounters(f.Nodes) {
-		charts = append(charts, lineChart(fmt.Sprintf("%s-c%d", id, k+1), name+" per second, by node",
-			per(func(s result.NodeSample) float64 { return s.Counters[name] }), names, colors, name+"/s"))
+		get := func(s result.NodeSample) float64 { return s.Counters[name] }
+		cid := fmt.Sprintf("%s-c%d", id, k+1)
+		if levels[name] {
+			charts = append(charts, lineChart(cid, name+" as read, by node", values(f.Nodes, colors, get), names, colors, name))
+			continue
+		}
+		charts = append(charts, lineChart(cid, name+" per second, by node", per(get), names, colors, name+"/s"))
 	}
 	return charts
+}
+
+// values are a level's readings as they are (a lag, a queue's mean).
+func values(nodes []result.Node, colors []string, get func(result.NodeSample) float64) []timeLine {
+	var lines []timeLine
+	for i, n := range nodes {
+		var pts []timePoint
+		for _, s := range n.Samples {
+			pts = append(pts, timePoint{T: s.AtS, V: get(s)})
+		}
+		lines = append(lines, timeLine{Name: n.Name, Color: colors[i], Points: pts})
+	}
+	return lines
 }
 
 // rates are a figure's change per second between successive samples,

@@ -15,7 +15,7 @@ func TestNodesPanel(t *testing.T) {
 	f := &result.File{Cell: result.Cell{Target: "c", Clients: 4},
 		Intervals: []result.Interval{{AtS: 1, P95Ms: 5}, {AtS: 2, P95Ms: 50}}}
 	f.Nodes = []result.Node{
-		{Name: "n1", Samples: []result.NodeSample{
+		{Name: "n1", Levels: []string{"paused"}, Samples: []result.NodeSample{
 			{AtS: 0.5, CPUSeconds: 0, Counters: map[string]float64{"paused": 0, "sent": 10, "same": 3}},
 			{AtS: 1.5, CPUSeconds: 0.5, Counters: map[string]float64{"paused": 0, "sent": 30, "same": 3}},
 			{AtS: 2.5, CPUSeconds: 1.5, Counters: map[string]float64{"paused": 2, "sent": 40, "same": 3}}}},
@@ -34,7 +34,7 @@ func TestNodesPanel(t *testing.T) {
 	for _, c := range sec.Figures[0].Charts {
 		got = append(got, c.Desc)
 	}
-	want := "the clients' p95 latency|each node's CPU|sent per second, by node|paused per second, by node"
+	want := "the clients' p95 latency|each node's CPU|sent per second, by node|paused as read, by node"
 	if strings.Join(got, "|") != want {
 		t.Errorf("charts %q, want %q", strings.Join(got, "|"), want)
 	}

@@ -479,6 +479,9 @@ type Node struct {
 	DiedAfterS float64            `json:"died_after_s,omitempty"`
 	StallS     float64            `json:"stall_s,omitempty"`
 	Counters   map[string]float64 `json:"counters,omitempty"`
+	// Levels name the counters that are levels or averages (a lag, a
+	// queue's mean) rather than counts over the window.
+	Levels []string `json:"levels,omitempty"`
 	// Unread is why the node's counters could not be read at the end of
 	// the run (they are absent then).
 	Unread string `json:"unread,omitempty"`

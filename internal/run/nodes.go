@@ -91,7 +91,7 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name]}
+		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name], Levels: s.Levels}
 		if !s.DiedAt.IsZero() {
 			n.DiedAt = &s.DiedAt
 		}

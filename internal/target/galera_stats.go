@@ -41,6 +41,10 @@ type NodeStats struct {
 	// window: of the clients' 1213s, the rest are conflicts between nodes.
 	Deadlocks float64
 	Counters  map[string]float64
+	// Levels are the counters that are levels or averages (a lag, a
+	// queue's mean), not counts: a reading is drawn as it is, not as a
+	// rate.
+	Levels []string
 	// DiedAt is when the node's process exited, zero while it runs.
 	DiedAt time.Time
 	// Unread is why the node's counters could not be read ("" if they were).
@@ -221,6 +225,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		for _, k := range galeraAverages {
 			ns.Counters[k] = now[k]
 		}
+		ns.Levels = galeraAverages
 		out = append(out, ns)
 	}
 	for i := range out {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +108,12 @@ func (in *pgSyncInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		}
 		ns.Deadlocks = ns.Counters[pgDeadlocks]
 		delete(ns.Counters, pgDeadlocks)
+		for k := range ns.Counters {
+			if !pgSyncCounted[k] {
+				ns.Levels = append(ns.Levels, k)
+			}
+		}
+		slices.Sort(ns.Levels)
 		out = append(out, ns)
 	}
 	for i := range out {
