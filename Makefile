@@ -83,22 +83,25 @@ deps-guest:
 	$(MAKE) --no-print-directory deps PKGS="$(DEB_PKGS) $(GUEST_PKGS)"
 
 # test-cgroup2 runs the limits tests on a real cgroup v2 kernel: Debian's
-# kernel under qemu (TCG), the host's / shared read-only (docs/design.md):
-# every test of internal/limits, then the cells under a memory cap, an IOPS
-# cap, a fio neighbour and a CPU quota with a private MariaDB in the guest
-# (the cells without limits these tests compare against, which show the
-# server and not the cgroups, and the IOPS cap on PostgreSQL, the same
-# io.max, run on the host only), then a shootout SIGKILLed mid-cell and the
-# next command's sweep.
+# kernel under qemu (TCG), the host's / shared read-only (docs/design.md),
+# booted once for the three test binaries in turn: every test of
+# internal/limits, then the cells under a memory cap, an IOPS cap, a fio
+# neighbour and a CPU quota with a private MariaDB in the guest (the cells
+# without limits these tests compare against, which show the server and
+# not the cgroups, and the IOPS cap on PostgreSQL, the same io.max, run on
+# the host only), then a shootout SIGKILLed mid-cell and the next
+# command's sweep. Each binary's output is kept in bin/guest/NAME.test.log;
+# the target fails naming each binary that failed.
 GUEST_RUN_TESTS := ^(TestMemoryCapLimitsThePageCache|TestIOPSCapBoundsServicedIOs|TestNeighbourLoadIsMeasuredAndCleanedUp|TestCPUQuotaBoundsServerCPU)$$/^mariadb-innodb$$
 test-cgroup2: deps-guest build
 	mkdir -p bin/guest
 	$(GO) test -c -o bin/guest/limits.test ./internal/limits
 	$(GO) test -c -o bin/guest/run.test ./internal/run
 	$(GO) test -c -o bin/guest/shootout.test ./cmd/shootout
-	CI=true scripts/cgroup2-guest.sh bin/guest/limits.test -test.v -test.timeout 10m
-	CI=true GUEST_TIMEOUT=1200 scripts/cgroup2-guest.sh bin/guest/run.test -test.v -test.timeout 18m -test.run '$(GUEST_RUN_TESTS)'
-	CI=true SHOOTOUT_TEST_BIN=$(abspath $(BIN)) scripts/cgroup2-guest.sh bin/guest/shootout.test -test.v -test.timeout 8m -test.run TestKilledShootoutLeavesNothingBehind
+	CI=true GUEST_TIMEOUT=2400 scripts/cgroup2-guest.sh \
+	  bin/guest/limits.test -test.v -test.timeout 10m --- \
+	  bin/guest/run.test -test.v -test.timeout 18m -test.run '$(GUEST_RUN_TESTS)' --- \
+	  SHOOTOUT_TEST_BIN=$(abspath $(BIN)) bin/guest/shootout.test -test.v -test.timeout 8m -test.run TestKilledShootoutLeavesNothingBehind
 
 test-unit:
 	$(GO) test -short -count=1 ./...
