@@ -107,7 +107,12 @@ initrd() {
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 ifconfig lo 127.0.0.1 up # the servers listen on loopback
 for m in /mod/*.ko; do insmod $m 2>/dev/null || echo "insmod $m failed"; done
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 host /host
+# cache=loose keeps what the guest read of the host's files in its page
+# cache: with none, every exec read its binary and libraries again over
+# 9p (fio --version took 20 s, 3 s with loose). The host's tree is only
+# read, and what the guest reads of it (the built binaries, /usr, /etc)
+# does not change while it runs.
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=@CACHE@ host /host
 for d in proc sys dev; do mount --bind /$d /host/$d; done
 mount -t cgroup2 none /host/sys/fs/cgroup
 # as systemd leaves a v2 host: the controllers handed down from the root
@@ -141,6 +146,7 @@ INIT
 		echo "run $(quote "${names[$i]}") CI=$(quote "${CI:-}")${cmds[$i]}" >>"$root/init"
 	done
 	echo "sync; poweroff -f" >>"$root/init"
+	sed -i "s/@CACHE@/${GUEST_9P_CACHE:-loose}/" "$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 }
