@@ -218,7 +218,7 @@ if [ ${#left[@]} -gt 0 ] && [ "$silent" -ge "${GUEST_SILENCE:-360}" ] && ! grep 
 	boot "$log"
 	split "$log"
 fi
-grep -a -o 'guest: kernel [^,]*' "$work"/console*.log | head -1 | sed 's/^[^:]*:/cgroup2-guest: /' >&2 || true
+grep -a -h -o 'guest: kernel [^,]*' "$work"/console*.log | head -1 | sed 's/^guest:/cgroup2-guest:/' >&2 || true
 failed=()
 for i in "${!names[@]}"; do
 	if [ -z "${rcs[$i]:-}" ]; then
