@@ -18,7 +18,9 @@ func mergeCmd() *cobra.Command {
 writes one run.json, then the report run writes. It refuses, naming each cell
 and field, cells of one name whose conditions differ between directories (a
 server build, a setting, a limit), cells another shootout build measured, a
-cell two directories hold, and shards of one plan missing or given twice.`,
+cell two directories hold, shards of one plan missing or given twice, a
+shard that did not run all its cells or holds one it was not to run, and
+shards of different plans. OUT may be neither a DIR nor inside one.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
 				return usage(fmt.Errorf("merge: want OUT and at least one results directory (the --out of each shard)"))
@@ -28,15 +30,18 @@ cell two directories hold, and shards of one plan missing or given twice.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := args[0]
 			m, err := shard.Merge(out, args[1:])
-			if err != nil {
+			if shard.IsBadInput(err) {
 				return usage(err)
 			}
+			if err != nil {
+				return err // I/O: exit 1; the same merge run again completes it
+			}
 			for _, n := range shard.MachineNotes(args[1:]) {
-				fmt.Fprintln(cmd.ErrOrStderr(), "shootout: note:", n)
+				fmt.Fprintln(cmd.ErrOrStderr(), wrapText("shootout: note: "+n, termWidth(), 2))
 			}
 			files, err := result.ReadDir(out)
 			if err != nil {
-				return usage(err)
+				return err
 			}
 			report.SeedHeader(cmd.OutOrStdout(), m)
 			report.Terminal(cmd.OutOrStdout(), files, m.Baseline)

@@ -20,6 +20,7 @@ import (
 	"shootout/internal/report"
 	"shootout/internal/result"
 	"shootout/internal/run"
+	"shootout/internal/shard"
 )
 
 // runFlags are the run command's own flags: how to run, not what. What
@@ -275,6 +276,10 @@ func manifest(res *plan.Resolved) *result.Manifest {
 		Cells: len(res.Cells), Started: time.Now().UTC(), Machine: run.Machine(), Shootout: thisBuild()}
 	if res.Shard != nil {
 		m.Shard, m.PlanCells = res.Shard.String(), res.PlanCells
+		m.ShardCells, m.PlanDigest = shard.IDs(res.Cells), shard.Digest(shard.IDs(res.All))
+		if res.AutoRepeat != nil {
+			m.ShardRepeatMax = res.AutoRepeat.Max
+		}
 	}
 	return m
 }

@@ -125,6 +125,9 @@ type Resolved struct {
 	// PlanCells in all; nil for all of them.
 	Shard     *shard.Spec
 	PlanCells int
+	// All are the whole plan's cells when Cells are a shard's: their
+	// ids are what every shard of the plan records (run.json).
+	All []result.Cell
 }
 
 // AutoRepeat is when --repeat auto stops repeating a cell: once at least

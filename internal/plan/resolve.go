@@ -61,7 +61,7 @@ func (rs *resolver) shard() error {
 	if err != nil {
 		return rs.p.errAt("shard", "%v", err)
 	}
-	rs.r.Shard, rs.r.PlanCells = &s, len(rs.r.Cells)
+	rs.r.Shard, rs.r.PlanCells, rs.r.All = &s, len(rs.r.Cells), slices.Clone(rs.r.Cells)
 	rs.r.Cells = shard.Select(rs.r.Cells, s)
 	rs.r.Notes = append(rs.r.Notes, fmt.Sprintf("shard %s: %d of the plan's %d cells", s, len(rs.r.Cells), rs.r.PlanCells))
 	return nil

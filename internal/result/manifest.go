@@ -27,6 +27,15 @@ type Manifest struct {
 	// PlanCells is then the plan's cells in all, Cells the shard's.
 	Shard     string `json:"shard,omitempty"`
 	PlanCells int    `json:"plan_cells,omitempty"`
+	// ShardCells are the ids of the cells the shard was to run (with
+	// --repeat auto each cell's first repeat, the later ones up to
+	// ShardRepeatMax added as it went), and PlanDigest a SHA-256 of the
+	// whole plan's sorted cell ids: merge refuses a shard that did not
+	// run all its cells, cells no shard was to run, and shards of
+	// plans whose ids (conditions hash included) differ.
+	ShardCells     []string `json:"shard_cells,omitempty"`
+	ShardRepeatMax int      `json:"shard_repeat_max,omitempty"`
+	PlanDigest     string   `json:"plan_digest,omitempty"`
 	// Merged are the directories shootout merge joined into this one,
 	// each with its shard.
 	Merged []string `json:"merged,omitempty"`

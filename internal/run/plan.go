@@ -72,8 +72,13 @@ func TargetOf(t plan.Target) target.Target { return t.(target.Target) }
 // program, so it leaves them to the runner; a cell already stamped is
 // left as it is.
 func Stamp(res *plan.Resolved) {
-	for i := range res.Cells {
-		c := &res.Cells[i]
+	stamp(res, res.Cells)
+	stamp(res, res.All) // a shard records the whole plan's ids
+}
+
+func stamp(res *plan.Resolved, cells []result.Cell) {
+	for i := range cells {
+		c := &cells[i]
 		t := res.Target(c.Target)
 		if t == nil || c.Conditions.Build != "" || c.Conditions.Transport != "" {
 			continue

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,12 +31,18 @@ func (r *Refused) Error() string {
 }
 
 // Merge joins result directories (the shards of one plan, or runs of
-// several) into out, which must hold no cells yet: their cells/ files
-// side by side and one run.json. It refuses, naming each cell and field,
-// cells of one name whose conditions differ between directories, cells
-// a different shootout build measured, a cell two directories both
-// hold, and shards of one plan that are missing or given twice.
+// several) into out, which must hold no cells yet and be none of them
+// nor inside one: their cells/ files side by side and one run.json. It
+// refuses, naming each cell and field, cells of one name whose
+// conditions differ between directories, cells a different shootout
+// build measured, a cell two directories both hold, shards of one plan
+// that are missing or given twice, a shard that did not run all its
+// cells or holds one it was not to run, and shards of different plans.
+// Bad input is a *Refused or *BadInput; any other error is I/O.
 func Merge(out string, dirs []string) (*result.Manifest, error) {
+	if err := outside(out, dirs); err != nil {
+		return nil, err
+	}
 	runs, err := readRuns(dirs)
 	if err != nil {
 		return nil, err
@@ -44,28 +51,89 @@ func Merge(out string, dirs []string) (*result.Manifest, error) {
 	lines = append(lines, manifestDiffs(runs)...)
 	lines = append(lines, cellDiffs(runs)...)
 	lines = append(lines, coverage(runs)...)
+	if len(lines) == 0 {
+		lines = append(lines, planSum(runs)...)
+	}
 	if len(lines) > 0 {
 		return nil, &Refused{Lines: lines}
 	}
 	if old, _ := filepath.Glob(filepath.Join(out, "cells", "*")); len(old) > 0 {
-		return nil, fmt.Errorf("%s already holds cells/: give merge a new or empty directory", out)
+		return nil, &BadInput{fmt.Errorf("%s already holds cells/: give merge a new or empty directory", out)}
 	}
-	if err := os.MkdirAll(filepath.Join(out, "cells"), 0o755); err != nil {
+	// the cells go to a temporary directory renamed cells/ once whole,
+	// after run.json: a merge stopped partway leaves no cells/, and the
+	// same merge run again completes it
+	tmp := filepath.Join(out, ".cells.merging")
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
 	for _, r := range runs {
-		if err := copyCells(r.dir, out); err != nil {
+		if err := copyCells(r.dir, tmp); err != nil {
 			return nil, err
 		}
 	}
 	m := merged(runs)
-	return m, result.WriteManifest(out, m)
+	if err := result.WriteManifest(out, m); err != nil {
+		return nil, err
+	}
+	os.Remove(filepath.Join(out, "cells")) // an empty one, or the rename says why not
+	return m, os.Rename(tmp, filepath.Join(out, "cells"))
+}
+
+// BadInput is a merge refused for what it was given, not for an I/O
+// error: a directory without run.json, an OUT that holds cells.
+type BadInput struct{ Err error }
+
+func (b *BadInput) Error() string { return b.Err.Error() }
+func (b *BadInput) Unwrap() error { return b.Err }
+
+// IsBadInput says whether err is what merge was given (exit 2) rather
+// than a failure to read or write (exit 1).
+func IsBadInput(err error) bool {
+	var r *Refused
+	var b *BadInput
+	return errors.As(err, &r) || errors.As(err, &b)
+}
+
+// outside refuses an OUT that is one of the directories or inside one:
+// merge would write over its run.json, or into its cells.
+func outside(out string, dirs []string) error {
+	o := realPath(out)
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(realPath(d), o); err == nil && !strings.HasPrefix(rel, "..") {
+			return &BadInput{fmt.Errorf("OUT %s is %s or inside it: give merge a directory of its own", out, d)}
+		}
+	}
+	return nil
+}
+
+// realPath is p made absolute with the symbolic links of its longest
+// existing part resolved.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	rest := ""
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if dir == filepath.Dir(dir) {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 // MachineNotes say where the directories' machines differ (cores,
 // memory, kernel, Go): not refused, since twin nodes' memory can differ
 // by the kernel's reservations, but said, since the report reads as one
-// machine's.
+// machine's. Memory within 1% is the same: the kernel's reservations
+// alone move it that much between twins.
 func MachineNotes(dirs []string) []string {
 	var out []string
 	var first *result.Manifest
@@ -78,10 +146,26 @@ func MachineNotes(dirs []string) []string {
 			first = m
 			continue
 		}
-		if a, b := first.Machine, m.Machine; a != b {
-			out = append(out, fmt.Sprintf("%s ran on another machine than %s: %d cores, %d MiB, kernel %s, %s vs %d cores, %d MiB, kernel %s, %s",
-				d, dirs[0], b.Cores, b.MemBytes>>20, b.Kernel, b.GoVersion, a.Cores, a.MemBytes>>20, a.Kernel, a.GoVersion))
+		if diffs := machineDiffs(first.Machine, m.Machine); len(diffs) > 0 {
+			out = append(out, fmt.Sprintf("%s ran on another machine than %s: %s", d, dirs[0], strings.Join(diffs, ", ")))
 		}
+	}
+	return out
+}
+
+func machineDiffs(a, b result.Machine) []string {
+	var out []string
+	if a.Cores != b.Cores {
+		out = append(out, fmt.Sprintf("%d cores vs %d", b.Cores, a.Cores))
+	}
+	if d := b.MemBytes - a.MemBytes; d*100 > a.MemBytes || -d*100 > a.MemBytes {
+		out = append(out, fmt.Sprintf("%d MiB of memory vs %d", b.MemBytes>>20, a.MemBytes>>20))
+	}
+	if a.Kernel != b.Kernel {
+		out = append(out, fmt.Sprintf("kernel %s vs %s", b.Kernel, a.Kernel))
+	}
+	if a.GoVersion != b.GoVersion {
+		out = append(out, fmt.Sprintf("%s vs %s", b.GoVersion, a.GoVersion))
 	}
 	return out
 }
@@ -90,10 +174,14 @@ func readRuns(dirs []string) ([]run, error) {
 	var runs []run
 	for _, d := range dirs {
 		m, err := result.ReadManifest(d)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s has no run.json: is it the --out of a shootout run?", d)
-		}
-		if err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, &BadInput{fmt.Errorf("%s has no run.json: is it the --out of a shootout run?", d)}
+		case errors.As(err, &syntax) || errors.As(err, &typ):
+			return nil, &BadInput{err}
+		case err != nil:
 			return nil, err
 		}
 		var cells []*result.File
@@ -153,6 +241,8 @@ func planDiffs(a, b *result.Manifest) []string {
 	add("targets", a.Targets, b.Targets)
 	add("skipped", a.Skipped, b.Skipped)
 	add("plan_cells", a.PlanCells, b.PlanCells)
+	// flag-built plans are all "custom": the ids tell them apart
+	add("plan_digest", a.PlanDigest, b.PlanDigest)
 	return out
 }
 
@@ -214,6 +304,7 @@ func coverage(runs []run) []string {
 			out = append(out, fmt.Sprintf("%s/run.json: shard %s again (%s ran it)", r.dir, s, d))
 		}
 		byIndex[s.I] = r.dir
+		out = append(out, expected(r)...)
 	}
 	for i := 0; i < n; i++ {
 		if _, ok := byIndex[i]; !ok {
@@ -223,11 +314,72 @@ func coverage(runs []run) []string {
 	return out
 }
 
+// expected refuses a shard that did not run every cell it was to run
+// (killed, or its node lost) and cells it was not to run: its run.json
+// records which, written before its first cell.
+func expected(r run) []string {
+	if r.m.PlanDigest == "" {
+		return []string{fmt.Sprintf("%s/run.json: no plan_digest nor shard_cells (an older shootout's shard): "+
+			"run the shard again", r.dir)}
+	}
+	var out []string
+	want := map[string]bool{}
+	for _, id := range r.m.ShardCells {
+		want[id] = false
+	}
+	for _, f := range r.cells {
+		c := f.Cell
+		first := c.GroupKey() + "__r1" // --repeat auto's later repeats
+		switch _, ok := want[c.ID]; {
+		case ok:
+			want[c.ID] = true
+		case r.m.ShardRepeatMax > 0 && c.Repeat > 1 && c.Repeat <= r.m.ShardRepeatMax && hasKey(want, first):
+		default:
+			out = append(out, fmt.Sprintf("%s (%s): not a cell shard %s of the plan was to run", c.ID, r.dir, r.m.Shard))
+		}
+	}
+	var missing []string
+	for _, id := range r.m.ShardCells {
+		if !want[id] {
+			missing = append(missing, id)
+		}
+	}
+	for i, id := range missing {
+		if i == 5 {
+			out = append(out, fmt.Sprintf("%s: %d more of shard %s's cells missing", r.dir, len(missing)-i, r.m.Shard))
+			break
+		}
+		out = append(out, fmt.Sprintf("%s (%s): missing: shard %s was to run it; did it finish? (run --resume completes it)",
+			id, r.dir, r.m.Shard))
+	}
+	return out
+}
+
+func hasKey(m map[string]bool, k string) bool { _, ok := m[k]; return ok }
+
+// planSum refuses shards whose cells to run do not add up to their
+// plan's: each shard works out its share from the plan it resolved, so
+// this holds unless the shards resolved different plans under one digest.
+func planSum(runs []run) []string {
+	var ids []string
+	digest, total := "", 0
+	for _, r := range runs {
+		if r.m.Shard != "" {
+			ids, digest, total = append(ids, r.m.ShardCells...), r.m.PlanDigest, r.m.PlanCells
+		}
+	}
+	if digest == "" || (Digest(ids) == digest && len(ids) == total) {
+		return nil
+	}
+	return []string{fmt.Sprintf("shard_cells: the shards' %d cells are not their plan's (plan_digest %s)", len(ids), digest)}
+}
+
 // merged is the joined run's manifest: the first's, with the cells of
 // all, the earliest start, and where each part came from.
 func merged(runs []run) *result.Manifest {
 	m := *runs[0].m
 	m.Shard, m.PlanCells, m.Cells, m.Merged = "", 0, 0, nil
+	m.ShardCells, m.ShardRepeatMax, m.PlanDigest = nil, 0, ""
 	skipped := map[string]string{}
 	for _, r := range runs {
 		m.Cells += len(r.cells)
@@ -242,7 +394,7 @@ func merged(runs []run) *result.Manifest {
 		for t, why := range r.m.Skipped {
 			skipped[t] = why
 		}
-		part := r.dir
+		part := filepath.Base(filepath.Clean(r.dir)) // not this host's path
 		if r.m.Shard != "" {
 			part += " (shard " + r.m.Shard + ")"
 		}
@@ -259,8 +411,8 @@ func merged(runs []run) *result.Manifest {
 }
 
 // copyCells copies every file of dir's cells/ (cell files and the
-// server logs kept beside them) into out's.
-func copyCells(dir, out string) error {
+// server logs kept beside them) into the directory to.
+func copyCells(dir, to string) error {
 	paths, err := filepath.Glob(filepath.Join(dir, "cells", "*"))
 	if err != nil {
 		return err
@@ -270,7 +422,7 @@ func copyCells(dir, out string) error {
 		if strings.HasPrefix(filepath.Base(p), ".") {
 			continue // a temporary file a killed run left
 		}
-		if err := copyFile(p, filepath.Join(out, "cells", filepath.Base(p))); err != nil {
+		if err := copyFile(p, filepath.Join(to, filepath.Base(p))); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package shard
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,7 +25,7 @@ func writeShard(t *testing.T, dir string, all []result.Cell, s Spec, build strin
 		}
 	}
 	m := &result.Manifest{Name: "p", Targets: []string{"a", "b"}, Cells: len(mine), Shard: s.String(), PlanCells: len(all),
-		Shootout: &result.Build{Version: "(devel)", BuildID: build}}
+		Shootout: &result.Build{Version: "(devel)", BuildID: build}, ShardCells: IDs(mine), PlanDigest: Digest(IDs(all))}
 	if err := result.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +72,9 @@ func TestMergeJoinsShardsIntoThePlansCells(t *testing.T) {
 	if err != nil || back.Cells != len(all) || back.Shard != "" || len(back.Merged) != 3 || m.Cells != len(all) {
 		t.Fatalf("merged run.json %+v (%v)", back, err)
 	}
+	if back.Merged[0] != "0 (shard 0/3)" || back.ShardCells != nil || back.PlanDigest != "" {
+		t.Errorf("merged records %q (base names, not this host's paths), shard_cells %v", back.Merged, back.ShardCells)
+	}
 	if notes := MachineNotes(dirs); len(notes) != 0 {
 		t.Errorf("twin machines noted as different: %v", notes)
 	}
@@ -111,6 +115,27 @@ func TestMergeRefusesCellsThatDidNotMeasureTheSameThing(t *testing.T) {
 			m.Shard = "0/2"
 			result.WriteManifest(dirs[1], m)
 		}, []string{"shard 0/2 again", "shard 1/2: no directory given ran it"}},
+		// a shard killed before its last cell: its run.json says which it was to run
+		"a shard that did not finish": {func(t *testing.T, dirs []string) {
+			m, _ := result.ReadManifest(dirs[1])
+			os.Remove(result.Path(dirs[1], m.ShardCells[1]))
+		}, []string{"missing: shard 1/2 was to run it", "__r"}},
+		"a cell not in the plan": {func(t *testing.T, dirs []string) {
+			result.Write(dirs[0], &result.File{Cell: result.Cell{ID: "z_c9__r1", Target: "z", Repeat: 1}, Status: "ok"})
+		}, []string{"z_c9__r1 (", "not a cell shard 0/2 of the plan was to run"}},
+		// two flag-built plans are both "custom", with as many cells
+		"another plan of as many cells": {func(t *testing.T, dirs []string) {
+			m, _ := result.ReadManifest(dirs[1])
+			m.PlanDigest = Digest([]string{"other"})
+			result.WriteManifest(dirs[1], m)
+		}, []string{"run.json: plan_digest: "}},
+		// shares of one digest that do not add up to the plan
+		"shard cells not adding up to the plan": {func(t *testing.T, dirs []string) {
+			m, _ := result.ReadManifest(dirs[1])
+			os.Remove(result.Path(dirs[1], m.ShardCells[0]))
+			m.ShardCells = m.ShardCells[1:]
+			result.WriteManifest(dirs[1], m)
+		}, []string{"shard_cells: the shards' 7 cells are not their plan's"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -134,5 +159,103 @@ func TestMergeRefusesCellsThatDidNotMeasureTheSameThing(t *testing.T) {
 				t.Errorf("a refused merge wrote cells")
 			}
 		})
+	}
+}
+
+// With --repeat auto a shard's run.json lists each cell's first repeat;
+// the later ones, up to the maximum, are its own too.
+func TestMergeTakesAutoRepeatsOfTheShardsCells(t *testing.T) {
+	tmp := t.TempDir()
+	all := cells(1, 2, "a")
+	dirs := []string{filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")}
+	for i, d := range dirs {
+		writeShard(t, d, all, Spec{I: i, N: 2}, "b1")
+		m, _ := result.ReadManifest(d)
+		m.ShardRepeatMax = 3
+		result.WriteManifest(d, m)
+	}
+	again := func(c result.Cell, r int) *result.File {
+		c.Repeat, c.ID = r, strings.TrimSuffix(c.ID, "__r1")+fmt.Sprintf("__r%d", r)
+		return &result.File{Cell: c, Status: "ok"}
+	}
+	result.Write(dirs[0], again(all[0], 2))
+	if _, err := Merge(filepath.Join(tmp, "out"), dirs); err != nil {
+		t.Fatalf("a second repeat of --repeat auto refused: %v", err)
+	}
+	result.Write(dirs[0], again(all[0], 4))
+	if _, err := Merge(filepath.Join(tmp, "out2"), dirs); err == nil || !strings.Contains(err.Error(), "a_c1__r4 (") {
+		t.Fatalf("a 4th repeat of at most 3: %v", err)
+	}
+}
+
+// OUT must be a directory of its own: as one of the inputs, merge
+// would write over its run.json; inside one, into its cells.
+func TestMergeRefusesAnOutInsideAnInput(t *testing.T) {
+	tmp := t.TempDir()
+	all := cells(1, 2, "a")
+	dirs := []string{filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")}
+	for i, d := range dirs {
+		writeShard(t, d, all, Spec{I: i, N: 2}, "b1")
+	}
+	before, _ := os.ReadFile(filepath.Join(dirs[0], "run.json"))
+	for _, out := range []string{dirs[0], filepath.Join(dirs[1], "cells", "m"), dirs[0] + "/."} {
+		_, err := Merge(out, dirs)
+		if !IsBadInput(err) || !strings.Contains(err.Error(), "or inside it") {
+			t.Errorf("OUT %s: %v", out, err)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dirs[0], "run.json")); string(after) != string(before) {
+		t.Errorf("an input's run.json was written over")
+	}
+}
+
+// A copy that fails partway leaves no cells/ in OUT (the same merge
+// run again completes it), and is an I/O error, not bad input.
+func TestMergeFailingPartwayLeavesNoCells(t *testing.T) {
+	tmp := t.TempDir()
+	all := cells(1, 2, "a")
+	dirs := []string{filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")}
+	for i, d := range dirs {
+		writeShard(t, d, all, Spec{I: i, N: 2}, "b1")
+	}
+	// a directory where a server log would be: it opens, but cannot be read
+	unreadable := filepath.Join(dirs[1], "cells", "x.log")
+	os.Mkdir(unreadable, 0o755)
+	out := filepath.Join(tmp, "out")
+	if _, err := Merge(out, dirs); err == nil || IsBadInput(err) {
+		t.Fatalf("a failed copy: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "cells")); err == nil {
+		t.Fatalf("a failed merge left cells/")
+	}
+	os.Remove(unreadable)
+	if _, err := Merge(out, dirs); err != nil {
+		t.Fatalf("the same merge again: %v", err)
+	}
+}
+
+// Twin nodes whose memory differs by the kernel's reservations (under
+// 1%) are not noted; more is, and only the field that differs is named.
+func TestMachineNotesAllowTwinsMemory(t *testing.T) {
+	tmp := t.TempDir()
+	all := cells(1, 2, "a")
+	dirs := []string{filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")}
+	for i, d := range dirs {
+		writeShard(t, d, all, Spec{I: i, N: 2}, "b1")
+		m, _ := result.ReadManifest(d)
+		m.Machine = result.Machine{Cores: 4, MemBytes: 8000 << 20, Kernel: "6.1", GoVersion: "go1.24"}
+		if i == 1 {
+			m.Machine.MemBytes = 7950 << 20
+		}
+		result.WriteManifest(d, m)
+	}
+	if notes := MachineNotes(dirs); len(notes) != 0 {
+		t.Errorf("twins 50 MiB apart: %v", notes)
+	}
+	m, _ := result.ReadManifest(dirs[1])
+	m.Machine.MemBytes = 7900 << 20
+	result.WriteManifest(dirs[1], m)
+	if notes := MachineNotes(dirs); len(notes) != 1 || !strings.HasSuffix(notes[0], ": 7900 MiB of memory vs 8000") {
+		t.Errorf("100 MiB of 8000 apart: %v", notes)
 	}
 }

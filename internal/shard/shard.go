@@ -3,7 +3,10 @@
 package shard
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,4 +91,25 @@ func Units(cells []result.Cell) int {
 		units[fmt.Sprintf("%s\x00%d", RowKey(c), c.Repeat)] = true
 	}
 	return len(units)
+}
+
+// IDs are the cells' ids, as a shard's run.json records the cells it is
+// to run.
+func IDs(cells []result.Cell) []string {
+	out := make([]string, 0, len(cells))
+	for _, c := range cells {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+// Digest is a SHA-256 of a set of cell ids (in any order): the ids carry
+// the conditions' hash, so two plans whose cells differ in anything the
+// cells record have different digests, whatever their names.
+func Digest(ids []string) string {
+	s := slices.Clone(ids)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	h := sha256.Sum256([]byte(strings.Join(s, "\n")))
+	return hex.EncodeToString(h[:])
 }
