@@ -2,13 +2,15 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"shootout/internal/k8sjob"
-	"shootout/internal/plan"
+	"shootout/internal/proto"
 	"shootout/internal/shard"
 )
 
@@ -27,8 +29,9 @@ func k8sCmd() *cobra.Command {
 running shootout run --shard I/N with the plan and run flags given here, on a
 node of its own, privileged (for the servers' cgroups); each pod copies its
 --out to NAME/shard-I on the results volume. Then: shootout merge OUT
-NAME/shard-*. A plan file is named as the pods see it (in the image or on
-the volume). docs/cluster-jobs.md says what the nodes must share.`,
+NAME/shard-*. A plan file is read here and in every pod at the absolute path
+given: keep it at that path in the image or on a volume the pods mount.
+docs/cluster-jobs.md says what the nodes must share.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usage(fmt.Errorf("k8s takes at most one plan file, got %d arguments", len(args)))
@@ -60,13 +63,27 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	if cmd.Flags().Changed("shard") {
 		return usage(fmt.Errorf("--shard: k8s gives each pod its own (--shards N for N pods)"))
 	}
+	if len(args) == 1 && !filepath.IsAbs(args[0]) {
+		return usage(fmt.Errorf("plan %s: give its absolute path, the same here and in the pods (in the image or on a volume they mount)", args[0]))
+	}
 	// what run would refuse of the plan and flags is refused here, not
-	// in N pods on a cluster
-	p, _, err := buildPlan(cmd, args, f)
+	// in N pods on a cluster; what is installed here is not the image's
+	p, preset, err := buildPlan(cmd, args, f)
 	if err != nil {
 		return usage(err)
 	}
-	o.Run = append(args, passedOn(cmd.Flags())...)
+	res, err := resolveFor(cmd, p, preset, false)
+	if err != nil {
+		return usage(err)
+	}
+	for _, t := range res.Targets {
+		if !t.Managed() {
+			// its DSN's password would be in the Job, and 127.0.0.1 in
+			// a pod is the pod's own
+			return usage(fmt.Errorf("--targets: %s is a server's URL; k8s runs only servers shootout starts in each pod", proto.Redact(t.Name())))
+		}
+	}
+	o.Run = append(args, passedOn(cmd)...)
 	for _, s := range selectors {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
@@ -85,24 +102,23 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	if err != nil {
 		return err
 	}
-	if res, err := p.Resolve(plan.Options{}); err == nil && shard.Units(res.Cells) < o.Shards {
+	if units := shard.Units(res.Cells); units < o.Shards {
 		// rows go whole to a shard: more pods than rows x repeats idle
-		fmt.Fprintf(cmd.ErrOrStderr(), "shootout: note: a row's repeat goes whole to one shard and the plan has %d, so %d of the %d shards will run no cell\n",
-			shard.Units(res.Cells), o.Shards-shard.Units(res.Cells), o.Shards)
+		fmt.Fprintln(cmd.ErrOrStderr(), wrapText(fmt.Sprintf("shootout: note: a row's repeat goes whole to one shard and the plan has %d, "+
+			"so %d of the %d shards will run no cell", units, o.Shards-units, o.Shards), termWidth(), 2))
 	}
 	_, err = cmd.OutOrStdout().Write(b)
 	return err
 }
 
 // passedOn are the run flags the command line gave, as --flag=value
-// (every value of a repeatable one), in the order of the flag set.
-func passedOn(fl *pflag.FlagSet) []string {
+// (every value of a repeatable one), in the order of the flag set; not
+// k8s's own, nor the root's (--cpu-profile profiles this process).
+func passedOn(cmd *cobra.Command) []string {
 	var out []string
-	fl.Visit(func(f *pflag.Flag) {
-		for _, own := range k8sOwnFlags {
-			if f.Name == own {
-				return
-			}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if slices.Contains(k8sOwnFlags, f.Name) || cmd.InheritedFlags().Lookup(f.Name) != nil {
+			return
 		}
 		if v, ok := f.Value.(*settingValue); ok {
 			for _, x := range v.values {

@@ -202,8 +202,15 @@ func givenOwn(cmd *cobra.Command, f runFlags) map[string]string {
 // cannot run: a target the user named that is not here, a --memory no
 // server lives in.
 func resolve(cmd *cobra.Command, p *plan.Plan, preset bool) (*plan.Resolved, error) {
+	return resolveFor(cmd, p, preset, true)
+}
+
+// resolveFor is resolve for this machine (here), or for others (shootout
+// k8s's pods): then what is installed here, and its servers' builds, say
+// nothing of them, and only the plan's own checks apply.
+func resolveFor(cmd *cobra.Command, p *plan.Plan, preset, here bool) (*plan.Resolved, error) {
 	opt := plan.Options{}
-	if preset {
+	if preset && here {
 		// a preset runs on what is here and says what it skipped
 		opt.Available = run.Available
 	}
@@ -211,7 +218,7 @@ func resolve(cmd *cobra.Command, p *plan.Plan, preset bool) (*plan.Resolved, err
 	if err != nil {
 		return nil, err
 	}
-	if !preset {
+	if !preset && here {
 		// targets the user named must all run: say why one cannot
 		if err := run.MustRunHere(res); err != nil {
 			return nil, err
@@ -224,7 +231,9 @@ func resolve(cmd *cobra.Command, p *plan.Plan, preset bool) (*plan.Resolved, err
 	for _, name := range slices.Sorted(maps.Keys(res.Skipped)) {
 		fmt.Fprintln(log, wrapText(fmt.Sprintf("skipping %s: %s", name, res.Skipped[name]), termWidth(), 2))
 	}
-	run.Stamp(res)
+	if here {
+		run.Stamp(res)
+	}
 	return res, run.CheckPlan(res)
 }
 
