@@ -129,10 +129,12 @@ func resultsSource(o Options) corev1.VolumeSource {
 	return corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: o.HostPath, Type: ptr(corev1.HostPathDirectoryOrCreate)}}
 }
 
-// Script is the pod's shell: the shard runs with its --out on the
-// node's scratch disk, its results (not the servers' data) are copied
-// to the volume whatever the run's end, and the pod exits as the run
-// did, so a failed shard fails the Job.
+// Script is the pod's shell: a destination that holds anything (an
+// earlier Job's results under the same name) ends the pod at once, exit
+// 2, so no two runs' cells are ever mixed; else the shard runs with its
+// --out on the node's scratch disk, its results (not the servers' data)
+// are copied to the volume whatever the run's end, and the pod exits as
+// the run did, so a failed shard fails the Job.
 func Script(o Options) string {
 	out := ScratchPath + "/shootout-out"
 	dest := ResultsPath + "/" + o.Name + "/shard-$" + IndexEnv
@@ -141,8 +143,10 @@ func Script(o Options) string {
 	for i, a := range run {
 		quoted[i] = shellQuote(a)
 	}
-	return fmt.Sprintf(`%s --shard "$%s/%d" --out %s; rc=$?; rm -rf %s/work; mkdir -p %s && cp -R %s/. %s/ || rc=1; exit $rc`,
-		strings.Join(quoted, " "), IndexEnv, o.Shards, out, out, dest, out, dest)
+	refuse := fmt.Sprintf(`if [ -n "$(ls -A %s 2>/dev/null)" ]; then `+
+		`echo "shootout: %s is not empty (an earlier Job's results?): give --name a new name, or move it away" >&2; exit 2; fi`, dest, dest)
+	return fmt.Sprintf(`%s; %s --shard "$%s/%d" --out %s; rc=$?; rm -rf %s/work; mkdir -p %s && cp -R %s/. %s/ || rc=1; exit $rc`,
+		refuse, strings.Join(quoted, " "), IndexEnv, o.Shards, out, out, dest, out, dest)
 }
 
 // shellQuote quotes a word for sh, as it stands where nothing in it is

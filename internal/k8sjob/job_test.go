@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -210,5 +211,45 @@ func fields(t reflect.Type, path map[reflect.Type]bool, props map[string]any, re
 		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
 			*required = append(*required, name)
 		}
+	}
+}
+
+// The pod's script, run by sh with the volume and scratch disk moved
+// under a temporary directory and a stand-in for shootout run: it copies
+// the shard's results to NAME/shard-I, and refuses (one line, exit 2,
+// before the run) a destination an earlier Job left results in.
+func TestPodScriptRefusesAnEarlierJobsResults(t *testing.T) {
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	os.MkdirAll(bin, 0o755)
+	fake := "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\n" +
+		"mkdir -p $out/cells && echo ran >> " + filepath.Join(tmp, "runs") + " && echo '{}' > $out/cells/a.json && echo '{}' > $out/run.json\n"
+	if err := os.WriteFile(filepath.Join(bin, "shootout"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := strings.NewReplacer(ResultsPath+"/", tmp+"/results/", ScratchPath+"/", tmp+"/scratch/").Replace(Script(options()))
+	pod := func() (string, int) {
+		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), IndexEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return string(out), code
+	}
+	dest := filepath.Join(tmp, "results", "study-1", "shard-1")
+	if out, code := pod(); code != 0 {
+		t.Fatalf("first Job: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dest, "cells", "a.json")); err != nil {
+		t.Fatalf("results not copied: %v", err)
+	}
+	out, code := pod()
+	if code != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, dest+" is not empty") {
+		t.Errorf("a second Job into the same place: exit %d\n%s", code, out)
+	}
+	if runs, _ := os.ReadFile(filepath.Join(tmp, "runs")); string(runs) != "ran\n" {
+		t.Errorf("the second pod ran its shard: %q", runs)
 	}
 }
