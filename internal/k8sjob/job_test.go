@@ -26,7 +26,11 @@ func options() Options {
 // schema: the one in testdata/kubernetes-json-schema when it is there
 // (kubeconform's layout: job-batch-v1.json), else one made here from
 // k8s.io/api's types (schemaOf), every object closed to fields the types
-// lack and every field without omitempty required.
+// lack and every field without omitempty required. Made from the same
+// types the Job is, that schema catches only a fault of serialisation (a
+// field renamed or mistyped between the types and the YAML), not a wrong
+// value nor an API server's validation rules:
+// TestJobManifestHoldsTheValuesTheClusterActsOn checks those.
 func kubeconform(t *testing.T, manifest []byte) validator.Result {
 	t.Helper()
 	gen := t.TempDir()
@@ -252,4 +256,70 @@ func TestPodScriptRefusesAnEarlierJobsResults(t *testing.T) {
 	if runs, _ := os.ReadFile(filepath.Join(tmp, "runs")); string(runs) != "ran\n" {
 		t.Errorf("the second pod ran its shard: %q", runs)
 	}
+}
+
+// The values the cluster acts on, read from the YAML kubectl is given
+// (not the Go struct): each is one of the API's valid values, and
+// together they are what the API server's validation takes for a Job
+// with backoffLimitPerIndex (Indexed, restartPolicy Never).
+func TestJobManifestHoldsTheValuesTheClusterActsOn(t *testing.T) {
+	job, err := Job(options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := YAML(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	pod := at(m, "spec", "template", "spec")
+	container := at(pod, "containers", 0)
+	for _, c := range []struct {
+		field string
+		got   any
+		want  any
+	}{
+		{"apiVersion", m["apiVersion"], "batch/v1"},
+		{"kind", m["kind"], "Job"},
+		// NonIndexed gives no JOB_COMPLETION_INDEX: every pod would run shard 0
+		{"spec.completionMode", at(m, "spec", "completionMode"), "Indexed"},
+		{"spec.completions", at(m, "spec", "completions"), float64(4)},
+		{"spec.parallelism", at(m, "spec", "parallelism"), float64(4)},
+		// 0, written out: absent, the index would be retried up to 6 times
+		{"spec.backoffLimitPerIndex", at(m, "spec", "backoffLimitPerIndex"), float64(0)},
+		{"spec.backoffLimit", at(m, "spec", "backoffLimit"), nil},
+		// the API refuses backoffLimitPerIndex with any other
+		{"restartPolicy", at(pod, "restartPolicy"), "Never"},
+		{"privileged", at(container, "securityContext", "privileged"), true},
+		{"anti-affinity topologyKey", at(pod, "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution", 0, "topologyKey"),
+			"kubernetes.io/hostname"},
+		{"index env fieldPath", at(container, "env", 0, "valueFrom", "fieldRef", "fieldPath"),
+			"metadata.annotations['batch.kubernetes.io/job-completion-index']"},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: %#v, want %#v", c.field, c.got, c.want)
+		}
+	}
+}
+
+// at walks a decoded YAML document by keys and indexes; nil where the
+// path ends early.
+func at(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
 }
