@@ -84,15 +84,8 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 		}
 	}
 	o.Run = append(args, passedOn(cmd)...)
-	for _, s := range selectors {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || k == "" {
-			return usage(fmt.Errorf("--node-selector %q: want KEY=VALUE", s))
-		}
-		if o.NodeSelector == nil {
-			o.NodeSelector = map[string]string{}
-		}
-		o.NodeSelector[k] = v
+	if o.NodeSelector, err = nodeSelector(selectors); err != nil {
+		return usage(err)
 	}
 	job, err := k8sjob.Job(o)
 	if err != nil {
@@ -109,6 +102,22 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 	}
 	_, err = cmd.OutOrStdout().Write(b)
 	return err
+}
+
+// nodeSelector reads --node-selector's KEY=VALUE pairs.
+func nodeSelector(pairs []string) (map[string]string, error) {
+	var out map[string]string
+	for _, s := range pairs {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--node-selector %q: want KEY=VALUE", s)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 // passedOn are the run flags the command line gave, as --flag=value
