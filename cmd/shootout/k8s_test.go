@@ -21,7 +21,7 @@ func TestK8sRefusesBadValuesInOneLine(t *testing.T) {
 		{[]string{"k8s", "--workload", "kv", "--shards", "2", "--image", "i", "--pvc", "r", "--clients", "two"}, `--clients: "two" is not a whole number`},
 		// what run's resolve and CheckPlan refuse
 		{[]string{"k8s", "--targets", "sqlite", "--workload", "kv", "--shards", "2", "--image", "i", "--pvc", "r", "--clients", "4", "--agents", "5"},
-			"--agents: 5 is not agent counts"},
+			"--agents: 5 agents for 4 clients"},
 		{[]string{"k8s", "--targets", "sqlite", "--workload", "kv", "--shards", "2", "--image", "i", "--pvc", "r", "--memory", "1M"},
 			"--memory: 1M is below"},
 		// a DSN's password would be in the Job
