@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"shootout/internal/k8sjob"
-	"shootout/internal/proto"
+	"shootout/internal/plan"
 	"shootout/internal/shard"
 )
 
@@ -80,7 +80,7 @@ func k8sMain(cmd *cobra.Command, args []string, o k8sjob.Options, f runFlags, se
 		if !t.Managed() {
 			// its DSN's password would be in the Job, and 127.0.0.1 in
 			// a pod is the pod's own
-			return usage(fmt.Errorf("--targets: %s is a server's URL; k8s runs only servers shootout starts in each pod", proto.Redact(t.Name())))
+			return usage(fmt.Errorf("--targets: %s is a server's URL; k8s runs only servers shootout starts in each pod", plan.Redacted(t.Name())))
 		}
 	}
 	o.Run = append(args, passedOn(cmd)...)

@@ -396,6 +396,10 @@ func (l *IntList) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// Redacted is a target's name as shootout prints it: a URL's password
+// masked.
+func Redacted(target string) string { return proto.Redact(target) }
+
 // CellID is a file-name-safe id that is the same for the same cell in every
 // run, so --resume and compare can match cells. External targets are named
 // by a hash of their redacted URL, so no address details land in file names.
