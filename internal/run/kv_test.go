@@ -39,6 +39,11 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 	for name, vs := range variants {
 		for _, v := range vs {
 			t.Run(name+"/"+v.path+"/"+v.allocator+"/"+v.client, func(t *testing.T) {
+				// side by side, each in a process of its own: a cell here
+				// is mostly its server's start and load; what is asserted
+				// is its own server's reads and page cache (its processes'
+				// reads, its cgroup's IOs), which a neighbour does not change
+				t.Parallel()
 				requireTargets(t, name)
 				p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"kv"}, Datasets: []string{"20000"},
 					Params:  map[string]string{"id_count": "3000", "rounds": "2", "batch": "64"},
@@ -50,7 +55,8 @@ func TestKVReadsOnEveryServerAndPath(t *testing.T) {
 				if v.client != "" {
 					p.Params["client"] = v.client
 				}
-				f := runPlan(t, p, &Runner{}, 1)[0]
+				files, _ := runPlanApart(t, p, 1)
+				f := files[0]
 				if !f.OK() {
 					t.Fatalf("%s", f.Status)
 				}

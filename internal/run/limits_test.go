@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	limits.MaybeExec() // limited servers start through this test binary
 	agent.MaybeServe() // and agents: an embedded database under limits runs in one
+	runApartChild()    // a plan run in a process of its own (runPlanApart)
 	os.Exit(m.Run())
 }
 
