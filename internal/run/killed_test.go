@@ -65,6 +65,13 @@ func TestWritesLostToKilledSessionsKeepTheChecks(t *testing.T) {
 		{"mariadb-innodb", "oltp_point_select", "5000", map[string]string{"client": "libmariadb"}},
 	} {
 		t.Run(c.target+"/"+c.workload+"/"+c.params["client"], func(t *testing.T) {
+			// side by side: the cells are the kills' rounds and a run of
+			// fixed length, spent waiting; the server and shootout share
+			// the cores (--cpus all), since a cell placed on its own CPUs
+			// moves the whole test process (limits.PinSelf), which two cells
+			// of one process cannot share; what is asserted (kills,
+			// reconnects, the checks) is not a CPU or disk figure
+			t.Parallel()
 			requireTargets(t, c.target)
 			const rounds = 8
 			var killed, done atomic.Int64
@@ -80,7 +87,7 @@ func TestWritesLostToKilledSessionsKeepTheChecks(t *testing.T) {
 				}
 			}}
 			p := &plan.Plan{Name: "it", Targets: []string{c.target}, Workloads: []string{c.workload}, Datasets: []string{c.dataset},
-				Clients: []int{4}, Duration: "5s", Interval: "0s", Params: c.params}
+				Clients: []int{4}, Duration: "5s", Interval: "0s", Params: c.params, CPUs: "all"}
 			f := runPlan(t, p, r, 1)[0]
 			if !f.OK() {
 				t.Fatalf("sessions ended under the clients must not fail the cell or its checks: %s; checks: %s", f.Status, strings.Join(f.Invariants.Checked, "; "))

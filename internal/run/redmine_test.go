@@ -15,9 +15,16 @@ import (
 )
 
 // runRedmine runs the redmine workload on the small set for a few seconds
-// with two clients on one target and returns its one result.
-func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
-	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck}, "", 2)
+// with two clients on one target and returns its one result. The server
+// and shootout share the cores (--cpus all), so that such cells can run
+// side by side in one process: a cell placed on its own CPUs moves the
+// whole process (limits.PinSelf), which two cells cannot share.
+func runRedmine(t *testing.T, name string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
+	t.Helper()
+	requireTargets(t, name)
+	p := redminePlan(name, nil, "", 2)
+	p.CPUs = "all"
+	return runPlan(t, p, &Runner{beforeCheck: beforeCheck}, 1)[0]
 }
 
 // runRedmineWith runs it with r and clients, through the application
@@ -30,11 +37,7 @@ func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runn
 	}
 	testenv.RequireTarget(t, tg)
 	out := testenv.WorkDir(t)
-	p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"redmine"}, Datasets: []string{"small"},
-		Clients: []int{clients}, Duration: "3s", Interval: "0s", Params: params}
-	if apps != "" {
-		p.App, p.Duration = []string{apps}, "10s"
-	}
+	p := redminePlan(name, params, apps, clients)
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +53,16 @@ func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runn
 	return files[0]
 }
 
+// redminePlan is the redmine workload's short cell on the small set.
+func redminePlan(name string, params map[string]string, apps string, clients int) *plan.Plan {
+	p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"redmine"}, Datasets: []string{"small"},
+		Clients: []int{clients}, Duration: "3s", Interval: "0s", Params: params}
+	if apps != "" {
+		p.App, p.Duration = []string{apps}, "10s"
+	}
+	return p
+}
+
 // TestRedmineOnEveryServer runs both work cycles against each real server
 // and asserts that they committed, were timed per operation and per
 // statement, and left the data as the committed work says.
@@ -60,7 +73,12 @@ func TestRedmineOnEveryServer(t *testing.T) {
 	for _, name := range []string{"sqlite", "mariadb-innodb", "mariadb-rocksdb", "postgres"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
-			f := runRedmine(t, name, nil, nil)
+			// side by side, each in a process of its own (runPlanApart):
+			// what is asserted is each cell's own work and checks
+			t.Parallel()
+			requireTargets(t, name)
+			files, _ := runPlanApart(t, redminePlan(name, nil, "", 2), 1)
+			f := files[0]
 			checkRedmineCell(t, f)
 			c := f.Counters
 			if c["issues_created"] == 0 || c["comments"] != 10*c["issues_created"]-missingComments(f) || c["issues_resolved"] == 0 {
@@ -108,7 +126,8 @@ func TestRedmineLostJournalFailsTheCell(t *testing.T) {
 	for _, name := range []string{"sqlite", "mariadb-innodb"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
-			f := runRedmine(t, name, nil, func(ctx context.Context, db *sql.DB) error {
+			t.Parallel() // what is asserted is the cell's own check
+			f := runRedmine(t, name, func(ctx context.Context, db *sql.DB) error {
 				var id int64
 				if err := db.QueryRowContext(ctx, "SELECT MAX(id) FROM journals WHERE notes <> ''").Scan(&id); err != nil {
 					return err
