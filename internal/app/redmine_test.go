@@ -65,6 +65,10 @@ func needRedmine(t *testing.T) {
 // puma's master, and the master its workers, and the sweep must remove
 // the instance the run left.
 func TestKilledShootoutLeavesNoPuma(t *testing.T) {
+	// beside TestPumaGetsAnotherPortWhenItsFirstIsTaken: each migrates and
+	// starts a Redmine of its own, in its own directory, this one in a
+	// process of its own, and neither asserts a time it would stretch
+	t.Parallel()
 	needRedmine(t)
 	helper := exec.Command(os.Args[0], "-test.run=^$")
 	helper.Env = append(os.Environ(), helperEnv+"="+testenv.WorkDir(t))
@@ -116,6 +120,9 @@ func alive(pid int) bool {
 // must start on another port, and its URL must be puma's, not the
 // squatter's.
 func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
+	// beside TestKilledShootoutLeavesNoPuma, whose puma starts in a
+	// process of its own: freePort is swapped in this one only
+	t.Parallel()
 	needRedmine(t)
 	squatter, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
