@@ -104,6 +104,7 @@ func TestCompareAAIsNoiseAndABIsSignificant(t *testing.T) {
 // "done" for a plan that asks for 2 s; --resume says why it runs it again
 // and keeps the earlier result aside, and skips it once it matches.
 func TestResumeRerunsACellWhoseConditionsChanged(t *testing.T) {
+	t.Parallel() // its own shootout processes and results (TestMain says why)
 	out := filepath.Join(testenv.WorkDir(t), "r")
 	args := []string{"run", "--targets", "sqlite", "--workload", "oltp_point_select", "--dataset", "1000", "--out", out}
 	if _, stderr, code := shootout(t, nil, append(args, "--duration", "1s")...); code != 0 {

@@ -45,6 +45,7 @@ func startNative(t *testing.T, name string) (proto.Endpoint, func()) {
 // nothing of anyone's is, it loads, then reuses what it loaded. The
 // password is in no result file.
 func TestExternalNativeServersAreNeverHarmed(t *testing.T) {
+	t.Parallel() // its own servers and shootout processes (TestMain says why)
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}

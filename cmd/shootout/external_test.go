@@ -18,6 +18,7 @@ import (
 // naming the table and the database, and every row is still there. A
 // database shootout prepared earlier is then reused, not reloaded.
 func TestExternalDatabaseIsNeverHarmed(t *testing.T) {
+	t.Parallel() // its own server and shootout processes (TestMain says why)
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
 	work := testenv.WorkDir(t)

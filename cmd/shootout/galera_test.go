@@ -28,6 +28,7 @@ import (
 // InnoDB counted as a deadlock are certification conflicts, and the run
 // leaves no host behind.
 func TestGaleraCellOnEveryNode(t *testing.T) {
+	t.Parallel() // its own shootout process, cluster and networks (TestMain says why)
 	testenv.RequireTarget(t, target.Galera{})
 	work := testenv.WorkDir(t)
 	out := filepath.Join(work, "res")

@@ -19,6 +19,15 @@ import (
 
 var bin string
 
+// TestMain builds the binary the tests run. The tests marked t.Parallel run
+// beside each other once every other test has ended (go test runs
+// top-level parallel tests last): each runs shootout in processes,
+// servers and directories of its own, and asserts nothing a neighbour's
+// CPU would change. The tests that SIGKILL a shootout are not parallel:
+// any shootout that starts sweeps what a killed one left (the ledger is
+// the machine's), and they assert that the next run does, and what it
+// says; nor are those whose figures are the assertion (compare, repeat
+// auto, calibrate) or that time a node's death (Galera's killed node).
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "shootout-bin-")
 	if err != nil {
@@ -167,6 +176,7 @@ func TestMissingServerBinaryIsNamedWithItsFix(t *testing.T) {
 // TestDefaultRunWithoutServersRunsSQLite is the promise that with nothing
 // but Go, `shootout run` still runs, on SQLite, and says what it skipped.
 func TestDefaultRunWithoutServersRunsSQLite(t *testing.T) {
+	t.Parallel() // its own shootout processes and results (TestMain says why)
 	out := testenv.WorkDir(t)
 	// postgres is found by its Debian path, not PATH; hide it as well
 	stdout, stderr, code := shootout(t, []string{"PATH=/nonexistent", "SHOOTOUT_POSTGRES_BIN=/nonexistent"},
@@ -203,6 +213,7 @@ func TestDefaultRunWithoutServersRunsSQLite(t *testing.T) {
 // TestUnwritableReportKeepsTheCells: the HTML report comes after the
 // measurements, so failing to write it is said and costs nothing else.
 func TestUnwritableReportKeepsTheCells(t *testing.T) {
+	t.Parallel() // its own shootout process and results (TestMain says why)
 	out := testenv.WorkDir(t)
 	// a directory where report.html belongs cannot be replaced by a file
 	if err := os.MkdirAll(filepath.Join(out, "report.html", "x"), 0o755); err != nil {
@@ -238,6 +249,7 @@ func TestDryRunStartsNothing(t *testing.T) {
 // TestExternalServerPasswordNeverStored runs against a MariaDB that the
 // test starts itself and reaches only through a URL with a password.
 func TestExternalServerPasswordNeverStored(t *testing.T) {
+	t.Parallel() // its own server and shootout processes (TestMain says why)
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
 	work := testenv.WorkDir(t)
@@ -308,6 +320,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestExternalPostgresQueryPasswordNeverStored: libpq's URL also takes the
 // password as ?password=, which the target's name must mask like user:pass@.
 func TestExternalPostgresQueryPasswordNeverStored(t *testing.T) {
+	t.Parallel() // its own server and shootout processes (TestMain says why)
 	tg, _ := target.Lookup("postgres")
 	testenv.RequireTarget(t, tg)
 	work := testenv.WorkDir(t)

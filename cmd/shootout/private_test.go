@@ -15,6 +15,7 @@ import (
 // is mode 0700, which the postgres user cannot enter. Every server must
 // still start, and nothing may be left in the fallback directory.
 func TestRunFromAPrivateDirectory(t *testing.T) {
+	t.Parallel() // its own shootout process, results and 0700 directory (TestMain says why)
 	pg, _ := target.Lookup("postgres")
 	testenv.RequireTarget(t, pg)
 	my, _ := target.Lookup("mariadb-innodb")

@@ -24,6 +24,7 @@ import (
 // (capture --to-pages) that runs as --queries over that dump: the
 // captured requests, their parameters written in, weighted by frequency.
 func TestCaptureToPagesRunsAsQueries(t *testing.T) {
+	t.Parallel() // its own server, proxy and shootout processes (TestMain says why)
 	tg, _ := target.Lookup("mariadb-innodb")
 	testenv.RequireTarget(t, tg)
 	work := testenv.WorkDir(t)
