@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"shootout/internal/plan"
@@ -27,21 +26,12 @@ func TestARealDumpOnEveryEngine(t *testing.T) {
 	pages, _ := filepath.Abs("../workload/dump/testdata/help-pages.yaml")
 	// rows per table in the dump, as mariadb-install-db filled them
 	engines := map[string]string{"mariadb-myisam": "MyISAM", "mariadb-aria": "Aria", "mariadb-innodb": "InnoDB", "mariadb-rocksdb": "ROCKSDB", "mariadb-memory": "MEMORY"}
-	var (
-		mu   sync.Mutex
-		rows map[string]int64
-	)
+	var rows map[string]int64
 	for _, name := range []string{"mariadb-myisam", "mariadb-aria", "mariadb-innodb", "mariadb-rocksdb", "mariadb-memory"} {
 		t.Run(name, func(t *testing.T) {
-			// the engines side by side; the server and shootout share the
-			// cores (--cpus all), since a cell placed on its own CPUs moves
-			// the whole test process (limits.PinSelf), which two cells of
-			// one process cannot share; what is asserted is each cell's
-			// load, pages and tables, no CPU or disk figure
-			t.Parallel()
 			requireTargets(t, name)
 			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"mariadb-help.sql.gz"},
-				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{4}, Reps: 10, Interval: "0s", Trim: new(float64), CPUs: "all"}
+				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{4}, Reps: 10, Interval: "0s", Trim: new(float64)}
 			var wrongEngine []string
 			r := &Runner{beforeCheck: func(ctx context.Context, db *sql.DB) error {
 				rs, err := db.QueryContext(ctx, "SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'help%'")
@@ -77,8 +67,6 @@ func TestARealDumpOnEveryEngine(t *testing.T) {
 			if f.Load.Tables["help_topic"] < 500 || f.Load.Tables["help_relation"] < 500 {
 				t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
 			}
-			mu.Lock()
-			defer mu.Unlock()
 			if rows == nil {
 				rows = f.Load.Tables
 			} else {
@@ -137,14 +125,10 @@ func TestARealRailsDumpLoads(t *testing.T) {
 	pages, _ := filepath.Abs("../workload/dump/testdata/redmine-pages.yaml")
 	for _, name := range []string{"mariadb-rocksdb", "mariadb-aria", "mariadb-innodb", "mariadb-myisam"} {
 		t.Run(name, func(t *testing.T) {
-			// side by side, each in a process of its own (runPlanApart):
-			// what is asserted is each cell's own load and pages
-			t.Parallel()
 			requireTargets(t, name)
 			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"redmine.sql.gz"},
 				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{2}, Reps: 10, Interval: "0s", Trim: new(float64)}
-			files, _ := runPlanApart(t, p, 1)
-			f := files[0]
+			f := runPlan(t, p, &Runner{}, 1)[0]
 			if name == "mariadb-myisam" {
 				if f.OK() || strings.Contains(f.Status, "\n") || !strings.Contains(f.Status, "`ar_internal_metadata`") ||
 					!strings.Contains(f.Status, "max key length is 1000 bytes") {

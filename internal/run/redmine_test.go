@@ -15,16 +15,9 @@ import (
 )
 
 // runRedmine runs the redmine workload on the small set for a few seconds
-// with two clients on one target and returns its one result. The server
-// and shootout share the cores (--cpus all), so that such cells can run
-// side by side in one process: a cell placed on its own CPUs moves the
-// whole process (limits.PinSelf), which two cells cannot share.
-func runRedmine(t *testing.T, name string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
-	t.Helper()
-	requireTargets(t, name)
-	p := redminePlan(name, nil, "", 2)
-	p.CPUs = "all"
-	return runPlan(t, p, &Runner{beforeCheck: beforeCheck}, 1)[0]
+// with two clients on one target and returns its one result.
+func runRedmine(t *testing.T, name string, params map[string]string, beforeCheck func(context.Context, *sql.DB) error) *result.File {
+	return runRedmineWith(t, name, params, &Runner{beforeCheck: beforeCheck}, "", 2)
 }
 
 // runRedmineWith runs it with r and clients, through the application
@@ -126,8 +119,7 @@ func TestRedmineLostJournalFailsTheCell(t *testing.T) {
 	for _, name := range []string{"sqlite", "mariadb-innodb"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
-			t.Parallel() // what is asserted is the cell's own check
-			f := runRedmine(t, name, func(ctx context.Context, db *sql.DB) error {
+			f := runRedmine(t, name, nil, func(ctx context.Context, db *sql.DB) error {
 				var id int64
 				if err := db.QueryRowContext(ctx, "SELECT MAX(id) FROM journals WHERE notes <> ''").Scan(&id); err != nil {
 					return err
