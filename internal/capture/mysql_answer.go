@@ -24,6 +24,12 @@ func (my *mySession) fromServer(p *pipe) string {
 	for {
 		frames, payload, err := readPacket(p, buf)
 		if err != nil {
+			// the server closes its end once it reads the client's
+			// COM_QUIT: the session ended because the client quit, even
+			// when this side sees it before the client's side returns
+			if my.s.quit.Load() {
+				return "client quit"
+			}
 			return "server closed"
 		}
 		buf = frames

@@ -17,6 +17,11 @@ func (pg *pgSession) fromServer(p *pipe) string {
 	for {
 		frame, body, err := readMessage(p, buf)
 		if err != nil {
+			// the server closes its end on the client's Terminate: the
+			// client quit, whichever side sees the end first
+			if pg.s.quit.Load() {
+				return "client quit"
+			}
 			return "server closed"
 		}
 		buf = frame[:0]
