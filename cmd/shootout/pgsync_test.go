@@ -48,7 +48,10 @@ func TestPgSyncCellsOnTwoCommitSettings(t *testing.T) {
 			t.Fatalf("%s: nodes %+v", commit, f.Nodes)
 		}
 		p, s := f.Nodes[0].Counters, f.Nodes[1].Counters
-		if p["wal_sent_bytes"] <= 0 || p["wal_sent_bytes"] > p["wal_bytes"] || s["wal_received_bytes"] <= 0 || f.Nodes[0].CPUSeconds <= 0 {
+		// the primary's CPU is read in 10-ms ticks: a window of a few
+		// transactions (one CI run: 4) can use less than one
+		noCPU := f.Nodes[0].CPUSeconds <= 0 && f.Throughput.Events >= 50
+		if p["wal_sent_bytes"] <= 0 || p["wal_sent_bytes"] > p["wal_bytes"] || s["wal_received_bytes"] <= 0 || noCPU {
 			t.Errorf("%s: primary %v (cpu %v s), standby %v", commit, p, f.Nodes[0].CPUSeconds, s)
 		}
 		if _, ok := s["replay_lag_bytes"]; !ok {
