@@ -5,7 +5,7 @@ SHELL   := /bin/bash
 BIN     := bin/shootout
 GO      ?= go
 DEB_PKGS := mariadb-server mariadb-plugin-rocksdb mariadb-plugin-spider libmariadb-dev libjemalloc2 libtcmalloc-minimal4 postgresql sysbench fio gcc chromium e2fsprogs \
-            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip pgreplay \
+            redmine ruby-mysql2 ruby-pg ruby-sqlite3 puma maven unzip pgreplay wordpress wordpress-theme-twentytwentythree php php-fpm php-mysql nginx \
             redis-server redis-tools memcached tarantool galera-4 rsync socat
 OUT     ?= results/demo
 PKGS    ?= $(DEB_PKGS)
