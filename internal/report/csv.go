@@ -14,7 +14,7 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
 	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s",
-	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id", "share_of_difference"}
+	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id", "share_of_difference", "plan", "plans_differ"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
@@ -37,6 +37,7 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 		}
 	}
 	shares := csvShares(gs, baseline)
+	differ := plansDiffer(gs)
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
 			for op, o := range f.Ops {
@@ -59,7 +60,8 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 			if b := base[csvKey{table[f].key, c.Label(), op, c.Repeat}]; b > 0 && f.OK() && f.Ops[op].Count > 0 {
 				ratio = fmt.Sprintf("%.4f", f.Ops[op].MeanMs/b)
 			}
-			row := append(csvRow(f, op, ratio, table[f].title), shares[shareKey{table[f].key, c.Label(), op, c.Target}])
+			row := append(csvRow(f, op, ratio, table[f].title), shares[shareKey{table[f].key, c.Label(), op, c.Target}],
+				oneLine(f.Invariants.Plans[op]), differ[shareKey{table[f].key, c.Label(), op, ""}])
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -142,6 +144,31 @@ func csvShares(gs []*group, baseline string) map[shareKey]string {
 					if c.shareText(l, t) != "-" {
 						out[shareKey{g.key, label, l.op, t}] = num(l.share[t])
 					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// plansDiffer is, per table, label and operation (no target), whether
+// its plans differ between the targets that took one ("true"/"false"),
+// their numbers aside as in the per-statement table; none where fewer
+// than two targets took a plan of it. Every workload's plans count, not
+// only a replay's.
+func plansDiffer(gs []*group) map[shareKey]string {
+	out := map[shareKey]string{}
+	for _, g := range gs {
+		for _, label := range g.labels {
+			for _, op := range opsOf(g.files) {
+				l := &opLine{plan: map[string]string{}}
+				for _, t := range g.targets {
+					if p := planOf(pick(g.files, t, label), op); p != "" {
+						l.plan[t] = p
+					}
+				}
+				if len(l.plan) >= 2 {
+					out[shareKey{g.key, label, op, ""}] = fmt.Sprint(l.plansDiffer())
 				}
 			}
 		}

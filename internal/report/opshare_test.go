@@ -233,3 +233,47 @@ func TestThePlansOfTheStatementsAreShownAndTheirDifferencesFlagged(t *testing.T)
 		t.Errorf("the HTML has no plan in the statement's title")
 	}
 }
+
+// The CSV has each statement's plan on each row of the target that took
+// it, and plans_differ on every row of the statement: true where two
+// targets' plans have another shape, false where only their numbers
+// differ, empty where fewer than two targets took one.
+func TestTheCSVHasThePlansAndWhetherTheyDiffer(t *testing.T) {
+	ops := map[string][3]float64{"select big": {100, 1, 3}, "select log": {1000, 0.1, 0.11}, "select none": {10, 1, 1}}
+	files := stmtFiles(2, ops)
+	for _, f := range files {
+		big, log := "big ref key=k rows=10\nidx ref key=a rows=1", "log ref key=n rows=1"
+		if f.Cell.Target == "other-engine" {
+			big, log = "big ALL key=none rows=100000", "log ref key=n rows=3"
+		}
+		f.Invariants.Plans = map[string]string{"select big": big, "select log": log}
+	}
+	var b bytes.Buffer
+	if err := CSV(&b, files, "base-engine"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[col["target"]]+" "+r[col["repeat"]]+" "+r[col["op"]]] = r[col["plan"]] + " / " + r[col["plans_differ"]]
+	}
+	want := map[string]string{
+		"base-engine 1 select big":   "big ref key=k rows=10 | idx ref key=a rows=1 / true",
+		"other-engine 2 select big":  "big ALL key=none rows=100000 / true",
+		"base-engine 2 select log":   "log ref key=n rows=1 / false",
+		"other-engine 1 select log":  "log ref key=n rows=3 / false",
+		"other-engine 1 select none": " / ",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: plan / plans_differ %q, want %q", k, got[k], v)
+		}
+	}
+}
