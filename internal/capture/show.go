@@ -66,7 +66,7 @@ func summarise(h Header, lines []Line) *summary {
 		switch l.Type {
 		case "open":
 			o := l.Open
-			key := fmt.Sprintf("%s@%s %s", o.User, o.Database, program(o.Attrs))
+			key := SessionType(o)
 			s.open[o.Session] = key
 			groupOf(s.groups, key).sessions++
 			at(o.AtNs)
@@ -118,6 +118,13 @@ func groupOf(m map[string]*group, key string) *group {
 		m[key] = g
 	}
 	return g
+}
+
+// SessionType is the kind of session o is: its user, database and
+// client program, as --show groups sessions and a replay's report
+// compares them ("redmine@redmine_default ruby"; "-" for no program).
+func SessionType(o *Open) string {
+	return fmt.Sprintf("%s@%s %s", o.User, o.Database, program(o.Attrs))
 }
 
 // program names the client program from its connection attributes, as

@@ -388,6 +388,18 @@ type Invariants struct {
 	Drift []string `json:"drift,omitempty"`
 	// Plans: the target's EXPLAIN per operation (workload.Invariants.Plans).
 	Plans map[string]string `json:"plans,omitempty"`
+	// SessionTypes: figures per kind of session
+	// (workload.Invariants.SessionTypes).
+	SessionTypes []SessionType `json:"session_types,omitempty"`
+}
+
+// SessionType is one kind of session's part of a cell
+// (workload.SessionType): the sessions begun, and their timed
+// statements' count, sum and percentiles over the whole run.
+type SessionType struct {
+	Type       string        `json:"type"`
+	Sessions   int64         `json:"sessions"`
+	Statements hist.Snapshot `json:"statements"`
 }
 
 // App is what the application server in the loop cost per operation,

@@ -535,6 +535,9 @@ func (c *cellRun) check(ctx context.Context, m *measured) error {
 	inv := c.sess.Check(checkCtx, c.ds, m.before, dres.Counters)
 	f := c.f
 	f.Invariants = result.Invariants{OK: inv.OK, Checked: inv.Checked, Failures: inv.Failures, Drift: inv.Drift, Plans: inv.Plans}
+	for _, st := range inv.SessionTypes {
+		f.Invariants.SessionTypes = append(f.Invariants.SessionTypes, result.SessionType(st))
+	}
 	c.checkNodes(checkCtx)
 	inv.OK, inv.Failures = f.Invariants.OK, f.Invariants.Failures
 	if a := c.inLoop(); a != nil && len(c.appErrors) > 0 {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"shootout/internal/dialect"
+	"shootout/internal/hist"
 	"shootout/internal/proto"
 )
 
@@ -103,6 +104,18 @@ type Invariants struct {
 	// for the report to show beside their times (a replay's top
 	// fingerprints)
 	Plans map[string]string `json:"plans,omitempty"`
+	// SessionTypes are the run's figures per kind of session (a replay's:
+	// the capture's user, database and program), for the report to
+	// compare them as it compares operations
+	SessionTypes []SessionType `json:"session_types,omitempty"`
+}
+
+// SessionType is one kind of session's part of a run: the sessions
+// begun and their timed statements over the whole run.
+type SessionType struct {
+	Type       string        `json:"type"`
+	Sessions   int64         `json:"sessions"`
+	Statements hist.Snapshot `json:"statements"`
 }
 
 // Workload is one registered workload, configured with its parameters.

@@ -59,6 +59,7 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 	// after the run, on the data the replay left: what the statements
 	// found is what was planned
 	inv.Plans = w.plans(ctx, db)
+	inv.SessionTypes = w.sessionTypes()
 	diffs := w.differed(counters, first)
 	inv.Drift = append(inv.Drift, diffs...)
 	if len(diffs) == 0 {

@@ -72,6 +72,7 @@ type Workload struct {
 	// are the sessions left unfinished that way
 	begun, ended map[int]int
 	givenUp      []string
+	types        []typeFigures // per kind of session, the closed workers' merged
 }
 
 // New reads the capture: a bad one is refused here, before anything
@@ -247,7 +248,7 @@ func (w *Workload) Before(ctx context.Context, db *sql.DB, d dialect.Dialect, ds
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.db, w.start, w.lag, w.first = db, time.Time{}, nil, map[string]string{}
-	w.begun, w.ended, w.givenUp = map[int]int{}, map[int]int{}, nil
+	w.begun, w.ended, w.givenUp, w.types = map[int]int{}, map[int]int{}, nil, nil
 	w.commits = newCommitOrder(w.s.commits)
 	w.ends = newCommitOrder(len(w.s.sessions))
 	return workload.State{}, nil

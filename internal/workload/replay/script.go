@@ -25,6 +25,7 @@ type step struct {
 type sess struct {
 	id          int64
 	line        int // its open line
+	kind        int // index into the script's types
 	steps       []step
 	seq         int64 // the last command's, read so far
 	first, last int64 // capture ns of its open and close, for the lanes
@@ -41,9 +42,13 @@ type script struct {
 	sessions []*sess
 	ops      []string
 	opIndex  map[string]int
-	commits  int  // events in the commit order
-	timed    bool // every command has its times: the original timeline can be kept
-	ended    bool // every command has its end time: the order of commits is known
+	// types are the kinds of session (capture.SessionType), in the order
+	// the capture first opened one
+	types     []string
+	typeIndex map[string]int
+	commits   int  // events in the commit order
+	timed     bool // every command has its times: the original timeline can be kept
+	ended     bool // every command has its end time: the order of commits is known
 	// counted: the capture counted the rows each command returned (the
 	// proxy and the slow log do; the general log and the csvlog do not,
 	// and their commands' 0 rows say nothing)
@@ -70,7 +75,7 @@ func readScript(path string) (*script, error) {
 	if h.Protocol != capture.ProtoMySQL && h.Protocol != capture.ProtoPostgres {
 		return nil, bad(path, 1, "protocol %q: a replay speaks %s or %s", h.Protocol, capture.ProtoMySQL, capture.ProtoPostgres)
 	}
-	s := &script{file: path, header: h, opIndex: map[string]int{}, timed: true, ended: true,
+	s := &script{file: path, header: h, opIndex: map[string]int{}, typeIndex: map[string]int{}, timed: true, ended: true,
 		counted: h.Source == "proxy" || h.Source == "slow log"}
 	byID := map[int64]*sess{}
 	ended := false
@@ -100,7 +105,7 @@ func (s *script) take(l capture.Line, n int, byID map[int64]*sess, ended *bool) 
 		if byID[l.Open.Session] != nil {
 			return bad(s.file, n, "session %d opened twice", l.Open.Session)
 		}
-		se := &sess{id: l.Open.Session, line: n, first: l.Open.AtNs, last: l.Open.AtNs}
+		se := &sess{id: l.Open.Session, line: n, first: l.Open.AtNs, last: l.Open.AtNs, kind: s.typeOf(capture.SessionType(l.Open))}
 		byID[se.id] = se
 		s.sessions = append(s.sessions, se)
 	case l.Command != nil:
@@ -176,6 +181,15 @@ func (s *script) opOf(name string) int {
 	s.opIndex[name] = len(s.ops)
 	s.ops = append(s.ops, name)
 	return len(s.ops) - 1
+}
+
+func (s *script) typeOf(name string) int {
+	if i, ok := s.typeIndex[name]; ok {
+		return i
+	}
+	s.typeIndex[name] = len(s.types)
+	s.types = append(s.types, name)
+	return len(s.types) - 1
 }
 
 // order places every step on the timeline, numbers the commits in the

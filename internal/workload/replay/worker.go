@@ -73,6 +73,7 @@ type worker struct {
 	c        conn // its connection, nil before its first step
 	lag      time.Duration
 	counters map[string]int64
+	types    []typeFigures // per kind of session, merged into the workload's on Close
 }
 
 // next is the step to send, connecting its session first; false when
@@ -126,6 +127,7 @@ func (wk *worker) connect(ctx context.Context) error {
 		}
 	}
 	wk.c, wk.lag = newConn(wk.w.s.header.Protocol, c), 0
+	wk.figure(wk.sessions[wk.cur]).sessions++
 	return nil
 }
 
@@ -195,6 +197,7 @@ func (wk *worker) send(ctx context.Context, st *step) (workload.Outcome, time.Du
 	if st.op < 0 {
 		return workload.Outcome{Op: -1}, took
 	}
+	wk.timed(took)
 	wk.compare(st, a)
 	return outcome(st), took
 }
@@ -320,6 +323,7 @@ func (wk *worker) Counters() map[string]int64 { return wk.counters }
 
 func (wk *worker) Close() error {
 	wk.endSession()
+	wk.w.mergeTypes(wk)
 	if wk.first != nil {
 		wk.first.Close()
 		wk.first = nil
