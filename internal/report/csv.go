@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"shootout/internal/result"
@@ -14,7 +15,8 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 	"op", "mean_ms", "times_baseline", "p50_ms", "p95_ms", "p99_ms", "max_ms", "tps", "qps", "errors_per_s",
 	"server_cpu_ms_per_op", "server_read_bytes_per_op", "server_write_bytes_per_op", "write_amplification", "server_io_ops_per_op", "server_ctx_switches_per_op", "client_cpu_ms_per_op", "space_bytes", "settled_bytes", "table_bytes", "load_s", "version",
 	"bytes_source", "process_write_bytes_per_op", "engine_log_bytes_per_op", "engine_data_bytes_per_op", "engine_full_page_images_per_op", "cpus", "longest_pause_s",
-	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id", "share_of_difference", "plan", "plans_differ"}
+	"writeback_s", "writeback_finished", "writeback_left_bytes", "table", "cell_id", "share_of_difference", "plan", "plans_differ",
+	"session_type", "sessions", "statements", "total_ms"}
 
 // CSV writes one row per cell (one repeat) and operation, for
 // spreadsheets, with the same "times the baseline" ratio as the terminal
@@ -38,10 +40,14 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 	}
 	shares := csvShares(gs, baseline)
 	differ := plansDiffer(gs)
+	typeBase := map[csvKey]float64{}
 	for _, f := range files {
 		if f.Cell.Target == baseline && f.OK() {
 			for op, o := range f.Ops {
 				base[csvKey{table[f].key, f.Cell.Label(), op, f.Cell.Repeat}] = o.MeanMs
+			}
+			for _, st := range f.Invariants.SessionTypes {
+				typeBase[csvKey{table[f].key, f.Cell.Label(), st.Type, f.Cell.Repeat}] = st.Statements.MeanMs
 			}
 		}
 	}
@@ -61,14 +67,43 @@ func CSV(w io.Writer, files []*result.File, baseline string) error {
 				ratio = fmt.Sprintf("%.4f", f.Ops[op].MeanMs/b)
 			}
 			row := append(csvRow(f, op, ratio, table[f].title), shares[shareKey{table[f].key, c.Label(), op, c.Target}],
-				oneLine(f.Invariants.Plans[op]), differ[shareKey{table[f].key, c.Label(), op, ""}])
+				oneLine(f.Invariants.Plans[op]), differ[shareKey{table[f].key, c.Label(), op, ""}], "", "", "", "")
 			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+		for _, st := range f.Invariants.SessionTypes {
+			if err := cw.Write(typeCSVRow(f, st, typeBase[csvKey{table[f].key, c.Label(), st.Type, c.Repeat}], table[f].title)); err != nil {
 				return err
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// typeCSVRow is cell f's row for a kind of session (op empty): the
+// cell's columns, the latency columns its statements' over the whole
+// run, times_baseline against the baseline's cell with the same table,
+// label, repeat and kind, and the kind's own columns.
+func typeCSVRow(f *result.File, st result.SessionType, base float64, title string) []string {
+	row := csvRow(f, "", "", title)
+	s := st.Statements
+	timed := f.OK() && s.Count > 0
+	col := func(name string) int { return slices.Index(CSVHeader, name) }
+	for name, v := range map[string]float64{"mean_ms": s.MeanMs, "p50_ms": s.P50Ms, "p95_ms": s.P95Ms, "p99_ms": s.P99Ms, "max_ms": s.MaxMs} {
+		if timed {
+			row[col(name)] = num(v)
+		}
+	}
+	if timed && base > 0 {
+		row[col("times_baseline")] = fmt.Sprintf("%.4f", s.MeanMs/base)
+	}
+	total := ""
+	if timed {
+		total = num(s.SumMs)
+	}
+	return append(row, "", "", "", st.Type, fmt.Sprint(st.Sessions), fmt.Sprint(s.Count), total)
 }
 
 // csvKey is a baseline time's place: its table, row, operation and repeat.

@@ -307,7 +307,11 @@ func groupView(id string, g *group, base string, colors map[string]string) viewG
 	cost := costSection(id, g, targets, colors)
 	if statementGroup(g) {
 		// a chart per statement would be dozens: one table has them all
-		vg.Sections = []section{opSection(g, base), tput, cost}
+		vg.Sections = []section{opSection(g, base)}
+		if ts := typeSection(g, base); ts != nil {
+			vg.Sections = append(vg.Sections, *ts)
+		}
+		vg.Sections = append(vg.Sections, tput, cost)
 	} else {
 		vg.Sections = []section{meanSection(id, g, base, targets, ops, colors), percentileSection(id, g, targets, ops, colors), tput, cost}
 	}

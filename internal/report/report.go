@@ -45,6 +45,7 @@ func Terminal(w io.Writer, files []*result.File, baseline string) {
 		if statementGroup(g) {
 			// a table per statement would be dozens: one table has them all
 			writeOpTables(w, width, g, base)
+			writeTypeTables(w, width, g, base)
 		} else {
 			for _, op := range opsOf(g.files) {
 				writeTimeTable(w, width, g, base, op)
