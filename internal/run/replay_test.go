@@ -249,6 +249,10 @@ func TestAReplayStartsFromItsDump(t *testing.T) {
 	if f.Load.Tables["help_topic"] < 500 {
 		t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
 	}
+	// the replay's figures per kind of session reach the cell's file
+	if st := f.Invariants.SessionTypes; len(st) != 1 || st[0].Type != "app@app -" || st[0].Sessions != 1 || st[0].Statements.Count != 1 {
+		t.Errorf("session types %+v, want app@app - with its 1 session and 1 statement", st)
+	}
 }
 
 // run --replay CAPTURE is the replay workload's own flag: the plan's
