@@ -222,10 +222,10 @@ func TestProxyRecordsEachCommandOnceInOrder(t *testing.T) {
 	}{
 		// TLS is preferred, not required: the proxy refuses it and the
 		// session goes on in the clear
-		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s?tls=preferred", func(int) string { return "?" }, my,
+		{"mariadb-innodb", "mysql", "mysql", "%s:%s@tcp(%s)/%s?tls=preferred&connectionAttributes=program_name:shop", func(int) string { return "?" }, my,
 			[]want{{kind: "query", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte("\x013"))}}, withPasswords(
 				"CREATE USER 'cap'@'localhost' IDENTIFIED BY '"+newSecret+"'", "SET PASSWORD FOR 'cap'@'localhost' = PASSWORD('"+newSecret+"')")},
-		{"postgres", "postgres", "pgx", "postgres://%s:%s@%s/%s?sslmode=prefer", func(i int) string { return fmt.Sprintf("$%d", i) }, pg, []want{
+		{"postgres", "postgres", "pgx", "postgres://%s:%s@%s/%s?sslmode=prefer&application_name=shop", func(i int) string { return fmt.Sprintf("$%d", i) }, pg, []want{
 			{kind: "prepare", text: "SELECT count(*) FROM t"},
 			// a bigint, in binary as pgx asks for it
 			{kind: "execute", text: "SELECT count(*) FROM t", rows: 1, checksum: sum([]byte{0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3})},
@@ -323,7 +323,9 @@ func checkCapture(t *testing.T, path, scheme string, ci proto.Endpoint, a, b []w
 		switch l.Type {
 		case "open":
 			opens = append(opens, l.Open.Session)
-			if l.Open.User != ci.User || l.Open.Database != ci.Database {
+			// the program the client names (MySQL's connect attributes,
+			// PostgreSQL's startup parameters): its session type
+			if l.Open.User != ci.User || l.Open.Database != ci.Database || SessionType(l.Open) != ci.User+"@"+ci.Database+" shop" {
 				t.Errorf("open: %+v", *l.Open)
 			}
 		case "command":
