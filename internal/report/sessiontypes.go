@@ -21,12 +21,21 @@ import (
 // repeat the per-statement table's headline (the same statements, the
 // same times); the CSV has its rows still.
 
-// typeLine is one kind of session; its maps are per target.
+// typeLine is one kind of session: its figures and ratio's noise mark
+// per target.
 type typeLine struct {
-	name                  string
-	sessions, count       map[string]int64
-	total, mean, p50, p99 map[string]float64
-	mark                  map[string]string // noise mark of the target's ratio
+	name string
+	on   map[string]typeFig
+	mark map[string]string
+}
+
+// typeFig is a kind of session's figures on one target, each the median
+// over the repeats; means are the repeats' own, the sample its ratio is
+// tested on.
+type typeFig struct {
+	sessions, count       int64
+	total, mean, p50, p99 float64
+	means                 []float64
 }
 
 // typeCompare is one clients/load label's kinds of session against base.
@@ -52,11 +61,10 @@ func sessionTypesOf(files []*result.File) []string {
 	return out
 }
 
-// typeFigures are kind's figures on fs (one target and label): each the
-// median over the repeats that succeeded and ran a statement of it, and
-// the repeats' means, the sample its ratio is tested on.
-func typeFigures(fs []*result.File, kind string) (sessions, count int64, total, mean, p50, p99 float64, means []float64) {
-	var ss, ns, totals, p50s, p99s []float64
+// typeFigures are kind's figures on fs (one target and label), over
+// the repeats that succeeded and ran a statement of it.
+func typeFigures(fs []*result.File, kind string) typeFig {
+	var ss, ns, totals, p50s, p99s, means []float64
 	for _, f := range fs {
 		if !f.OK() {
 			continue
@@ -69,10 +77,11 @@ func typeFigures(fs []*result.File, kind string) (sessions, count int64, total, 
 		}
 	}
 	if len(means) == 0 {
-		return 0, 0, 0, 0, 0, 0, nil
+		return typeFig{}
 	}
 	med := func(xs []float64) int64 { return int64(math.Round(stats.Median(xs))) }
-	return med(ss), med(ns), stats.Median(totals), stats.Median(means), stats.Median(p50s), stats.Median(p99s), means
+	return typeFig{sessions: med(ss), count: med(ns), total: stats.Median(totals), mean: stats.Median(means),
+		p50: stats.Median(p50s), p99: stats.Median(p99s), means: means}
 }
 
 // compareTypes is g's row label compared per kind of session; nil when
@@ -84,20 +93,18 @@ func compareTypes(g *group, base, label string) *typeCompare {
 	}
 	c := &typeCompare{label: label, base: base, others: without(g.targets, base)}
 	for _, k := range kinds {
-		l := &typeLine{name: k, sessions: map[string]int64{}, count: map[string]int64{}, total: map[string]float64{},
-			mean: map[string]float64{}, p50: map[string]float64{}, p99: map[string]float64{}, mark: map[string]string{}}
-		var bm []float64
-		l.sessions[base], l.count[base], l.total[base], l.mean[base], l.p50[base], l.p99[base], bm = typeFigures(pick(g.files, base, label), k)
+		l := &typeLine{name: k, on: map[string]typeFig{}, mark: map[string]string{}}
+		for _, t := range g.targets {
+			l.on[t] = typeFigures(pick(g.files, t, label), k)
+		}
 		for _, t := range c.others {
-			var m []float64
-			l.sessions[t], l.count[t], l.total[t], l.mean[t], l.p50[t], l.p99[t], m = typeFigures(pick(g.files, t, label), k)
-			if len(m) > 0 && len(bm) > 0 {
-				l.mark[t] = noiseMark(bm, m)
+			if b, o := l.on[base].means, l.on[t].means; len(b) > 0 && len(o) > 0 {
+				l.mark[t] = noiseMark(b, o)
 			}
 		}
 		c.lines = append(c.lines, l)
 	}
-	sort.SliceStable(c.lines, func(i, j int) bool { return c.lines[i].total[base] > c.lines[j].total[base] })
+	sort.SliceStable(c.lines, func(i, j int) bool { return c.lines[i].on[base].total > c.lines[j].on[base].total })
 	return c
 }
 
@@ -106,12 +113,13 @@ func compareTypes(g *group, base, label string) *typeCompare {
 // after each other target's, its ×.
 func (c *typeCompare) typeRow(i int) []string {
 	l := c.lines[i]
-	row := []string{fmt.Sprintf("#%d", i+1), l.name, fmt.Sprint(l.sessions[c.base]), fmt.Sprint(l.count[c.base])}
+	b := l.on[c.base]
+	row := []string{fmt.Sprintf("#%d", i+1), l.name, fmt.Sprint(b.sessions), fmt.Sprint(b.count)}
 	for _, t := range append([]string{c.base}, c.others...) {
-		if l.count[t] == 0 {
+		if o := l.on[t]; o.count == 0 {
 			row = append(row, "-", "-", "-")
 		} else {
-			row = append(row, fmt.Sprintf("%.1f", l.total[t]), fmt.Sprintf("%.3f", l.p50[t]), fmt.Sprintf("%.3f", l.p99[t]))
+			row = append(row, fmt.Sprintf("%.1f", o.total), fmt.Sprintf("%.3f", o.p50), fmt.Sprintf("%.3f", o.p99))
 		}
 		if t != c.base {
 			row = append(row, c.ratioText(l, t))
@@ -121,10 +129,11 @@ func (c *typeCompare) typeRow(i int) []string {
 }
 
 func (c *typeCompare) ratioText(l *typeLine, t string) string {
-	if l.count[t] == 0 || l.count[c.base] == 0 || l.mean[c.base] <= 0 {
+	b, o := l.on[c.base], l.on[t]
+	if o.count == 0 || b.count == 0 || b.mean <= 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f%s", l.mean[t]/l.mean[c.base], l.mark[t])
+	return fmt.Sprintf("%.2f%s", o.mean/b.mean, l.mark[t])
 }
 
 func (c *typeCompare) typeHead() []string {
@@ -142,9 +151,9 @@ func (c *typeCompare) countNotes() []string {
 	var out []string
 	for i, l := range c.lines {
 		for _, t := range c.others {
-			if l.count[t] != l.count[c.base] || l.sessions[t] != l.sessions[c.base] {
+			if b, o := l.on[c.base], l.on[t]; o.count != b.count || o.sessions != b.sessions {
 				out = append(out, fmt.Sprintf("#%d: %s ran %d sessions, %d statements; %s %d, %d", i+1, t,
-					l.sessions[t], l.count[t], c.base, l.sessions[c.base], l.count[c.base]))
+					o.sessions, o.count, c.base, b.sessions, b.count))
 			}
 		}
 	}

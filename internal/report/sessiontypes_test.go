@@ -127,3 +127,22 @@ func TestTheCSVHasARowPerSessionType(t *testing.T) {
 		}
 	}
 }
+
+// A kind of session a target ran fewer sessions or statements of (a
+// replay the window cut short) is named under the table.
+func TestASessionTypeRunOtherwiseIsNamed(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	files := typedFiles(2, map[string][4]float64{"app@shop php": {10, 100, 1, 2}, "cron@shop -": {1, 12, 5, 5}})
+	for _, f := range files {
+		for i, st := range f.Invariants.SessionTypes {
+			if f.Cell.Target == "other-engine" && st.Type == "app@shop php" {
+				f.Invariants.SessionTypes[i].Sessions, f.Invariants.SessionTypes[i].Statements.Count = 8, 80
+			}
+		}
+	}
+	var b bytes.Buffer
+	Terminal(&b, files, "base-engine")
+	if want := "#1: other-engine ran 8 sessions, 80 statements; base-engine 10, 100"; !strings.Contains(b.String(), want) {
+		t.Errorf("no %q:\n%s", want, b.String())
+	}
+}
