@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type column struct {
 // the conditions besides, the repeat and what stops the cell.
 func dryRunColumns(res *plan.Resolved) []column {
 	return []column{
-		{"target", []string{"targets"}, func(c result.Cell) string { return c.Target }},
+		{"target", []string{"targets", "settings"}, cellTarget},
 		{"workload", []string{"workloads", "paths", "allocators"}, cellWorkload},
 		{"dataset", []string{"datasets"}, func(c result.Cell) string { return c.Dataset }},
 		{"clients", []string{"clients"}, func(c result.Cell) string { return fmt.Sprint(c.Clients) }},
@@ -49,6 +50,15 @@ func dryRunColumns(res *plan.Resolved) []column {
 		{"repeat", nil, func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
 		{"stop", nil, func(c result.Cell) string { return cellStop(res, c) }},
 	}
+}
+
+// cellTarget is the target as the report names it: with its values on
+// its own axes (a setting given a list, --link).
+func cellTarget(c result.Cell) string {
+	if c.Variant == "" {
+		return c.Target
+	}
+	return c.Target + " " + c.Variant
 }
 
 func cond(v, none string) string {
@@ -239,7 +249,20 @@ func printPlacement(w io.Writer, res *plan.Resolved, width int) {
 		fmt.Fprintln(w, wrapText(fmt.Sprintf("  CPUs: %s%s", cp, how), width, 4))
 	}
 	for _, t := range res.Targets {
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", t.Name(), run.StartsWhat(run.TargetOf(t), res.Settings[t.Name()])), width, 4))
+		// a target with a settings axis starts something else per value
+		said := map[string]bool{}
+		for _, c := range res.Cells {
+			what := run.StartsWhat(run.TargetOf(t), c.Conditions.Settings)
+			if c.Target != t.Name() || said[what] {
+				continue
+			}
+			said[what] = true
+			name := t.Name()
+			for _, k := range slices.Sorted(maps.Keys(res.SettingAxes[t.Name()])) {
+				name += " " + k + "=" + c.Conditions.Settings[k]
+			}
+			fmt.Fprintln(w, wrapText(fmt.Sprintf("  %s: %s", name, what), width, 4))
+		}
 	}
 	for _, t := range res.Targets {
 		if run.TargetOf(t).Embedded() {

@@ -53,7 +53,7 @@ func TestEveryRunFlagHasAPlanKeyAndViceVersa(t *testing.T) {
 	pt := reflect.TypeOf(plan.Plan{})
 	for i := 0; i < pt.NumField(); i++ {
 		key, _, _ := strings.Cut(pt.Field(i).Tag.Get("yaml"), ",")
-		if key != "" && plan.SettingByKey(key) == nil {
+		if key != "" && key != "-" && plan.SettingByKey(key) == nil {
 			t.Errorf("plan key %s is not in plan.Settings", key)
 		}
 	}
@@ -64,7 +64,7 @@ func TestEveryRunFlagHasAPlanKeyAndViceVersa(t *testing.T) {
 // last value.
 func TestSettingFlagsParseOnceIntoThePlan(t *testing.T) {
 	c := runCmd()
-	if err := c.ParseFlags([]string{"--workload", "kv", "--rsd", "5", "--trim", "0.2", "--clients", "1,4", "--ops", "100", "--duration", "9s", "--path", "text,batch", "--dataset", "1K", "--dataset", "2K"}); err != nil {
+	if err := c.ParseFlags([]string{"--workload", "kv", "--rsd", "5", "--trim", "0.2", "--clients", "1,4", "--ops", "100", "--duration", "9s", "--path", "text,batch", "--dataset", "1K", "--dataset", "2K", "--link", "none,1ms,1gbit"}); err != nil {
 		t.Fatal(err)
 	}
 	p, _, err := buildPlan(c, nil, runFlags{})
@@ -72,7 +72,8 @@ func TestSettingFlagsParseOnceIntoThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *p.RSD != 5 || *p.Trim != 0.2 || !slices.Equal(p.Clients, []int{1, 4}) || p.Ops != 100 || p.Duration != "9s" ||
-		!slices.Equal(p.Paths, []string{"text", "batch"}) || !slices.Equal(p.Datasets, []string{"2K"}) || !slices.Equal(p.Workloads, []string{"kv"}) {
+		!slices.Equal(p.Paths, []string{"text", "batch"}) || !slices.Equal(p.Datasets, []string{"2K"}) || !slices.Equal(p.Workloads, []string{"kv"}) ||
+		!slices.Equal(p.Link, plan.LinkList{"none", "1ms,1gbit"}) {
 		t.Fatalf("plan from flags: %+v", p)
 	}
 	if err := runCmd().ParseFlags([]string{"--rsd", "lots"}); err == nil || !strings.Contains(err.Error(), `invalid argument "lots" for "--rsd" flag`) {

@@ -36,6 +36,15 @@ type Env interface {
 	Disk(spec string) (model string, err error)
 	// CPUs checks a --cpus value.
 	CPUs(spec string) error
+	// Nodes is how many servers a cell of t starts under settings: 1
+	// but for a cluster, whose nodes a --link lies between.
+	Nodes(t Target, settings map[string]string) int
+	// CheckSettings is nil when t's start would take settings (a
+	// cluster's own, such as writers, checked as its start checks them).
+	CheckSettings(t Target, settings map[string]string) error
+	// OwnSettings are the settings t reads itself rather than passing
+	// them to its server (a Galera cluster's nodes and writers).
+	OwnSettings(t Target) []string
 }
 
 var registered Env

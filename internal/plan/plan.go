@@ -52,14 +52,19 @@ type Plan struct {
 	MaxRepeat int      `yaml:"max_repeat"`
 	// Alpha is the significance level repeat: auto must be able to
 	// reach: it never stops below the repeats that can decide at it.
-	Alpha     *float64 `yaml:"alpha"`
-	Memory    string   `yaml:"memory"`
-	IOPS      int      `yaml:"iops"`
-	BPS       string   `yaml:"bps"`
-	Disk      string   `yaml:"disk"`
-	CPUs      string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all
-	Link      string   `yaml:"link"` // a cluster's links between nodes: DELAY[,RATE]
-	Neighbour []string `yaml:"neighbour"`
+	Alpha  *float64 `yaml:"alpha"`
+	Memory string   `yaml:"memory"`
+	IOPS   int      `yaml:"iops"`
+	BPS    string   `yaml:"bps"`
+	Disk   string   `yaml:"disk"`
+	CPUs   string   `yaml:"cpus"` // a cpuset list, a quota in cores such as 0.5, or all
+	// Link is the links between a cluster's nodes, DELAY[,RATE] or none:
+	// an axis of the cluster targets' cells, a single server's none.
+	Link LinkList `yaml:"link"`
+	// LinkTargets are the cluster targets the link axis is for, when
+	// given; the other clusters run with none.
+	LinkTargets []string `yaml:"link_targets"`
+	Neighbour   []string `yaml:"neighbour"`
 	// Paths is the access-path axis (kv: prepared, text, handler, get,
 	// batch): each target runs the paths it speaks.
 	Paths []string `yaml:"paths"`
@@ -75,9 +80,15 @@ type Plan struct {
 	Interval string   `yaml:"interval"`
 	// DataSeed is the dataset's random seed (--data-seed); Seed is its
 	// old name, still read so that older plan files run unchanged.
-	DataSeed int64                        `yaml:"data_seed"`
-	Seed     int64                        `yaml:"seed"`
-	Settings map[string]map[string]string `yaml:"settings"`
+	DataSeed int64 `yaml:"data_seed"`
+	Seed     int64 `yaml:"seed"`
+	// Settings are a target's settings of one value; SettingAxes those
+	// given a list, an axis of the target's cells: one cell per value
+	// (writers: [one, all]). A plan file gives both under settings:,
+	// which SettingsNode holds until the plan is read (settingsFromNode).
+	Settings     map[string]map[string]string   `yaml:"-"`
+	SettingAxes  map[string]map[string][]string `yaml:"-"`
+	SettingsNode yaml.Node                      `yaml:"settings"`
 	// SettingsFile gives a target the settings of a my.cnf (its
 	// [mysqld], [mariadb], [mariadbd] and [server] groups), as seed 001
 	// gave its servers; settings: for the same target win.
@@ -111,7 +122,10 @@ type Resolved struct {
 	MaxRetries int
 	Seed       int64
 	Settings   map[string]map[string]string
-	Skipped    map[string]string // target -> why it is not available here
+	// SettingAxes are the settings the plan gave a list, by target
+	// name: one cell per value.
+	SettingAxes map[string]map[string][]string
+	Skipped     map[string]string // target -> why it is not available here
 	// NeighbourFileBytes is the size of the neighbours' file.
 	NeighbourFileBytes int64
 	// workloads are the plan's workloads, made once, by workloadKey
@@ -203,6 +217,9 @@ func Parse(name string, b []byte) (*Plan, error) {
 		}
 	}
 	p.file = name
+	if err := p.settingsFromNode(); err != nil {
+		return nil, err
+	}
 	if err := p.readSettingsFiles(name); err != nil {
 		return nil, err
 	}
@@ -239,7 +256,8 @@ func (p *Plan) readSettingsFiles(name string) error {
 			p.Settings[tg] = map[string]string{}
 		}
 		for k, v := range cnf {
-			if _, given := p.Settings[tg][k]; !given {
+			_, listed := p.SettingAxes[tg][k]
+			if _, given := p.Settings[tg][k]; !given && !listed {
 				p.Settings[tg][k] = v
 			}
 		}
@@ -354,6 +372,8 @@ func flagName(key string) string {
 		return "memory (per dataset)"
 	case key == "allocator_targets":
 		return "allocator"
+	case key == "link_targets":
+		return "link"
 	}
 	return strings.ReplaceAll(key, "_", "-")
 }

@@ -13,7 +13,6 @@ import (
 	"shootout/internal/result"
 	"shootout/internal/shard"
 	"shootout/internal/stats"
-	"shootout/internal/units"
 	"shootout/internal/workload"
 )
 
@@ -34,12 +33,17 @@ type resolver struct {
 	diskModel string
 	apps      []string
 	variants  map[variantKey][]variant
+	linkAxis  []string                   // canonical links, "" for none
+	tvs       map[string][]targetVariant // by target name
 }
 
 // Resolve validates p and expands it into cells.
 func (p *Plan) Resolve(opt Options) (*Resolved, error) {
 	env, err := opt.env()
 	if err != nil {
+		return nil, err
+	}
+	if err := p.settingsFromNode(); err != nil {
 		return nil, err
 	}
 	rs := &resolver{p: p, env: env, opt: opt, r: &Resolved{Name: p.Name, Settings: p.Settings, Skipped: map[string]string{}}}
@@ -113,7 +117,7 @@ func (rs *resolver) baseline() error {
 	if _, skipped := r.Skipped[r.Baseline]; skipped || r.Baseline == "" {
 		r.Baseline = r.Targets[0].Name()
 	}
-	for name := range p.Settings {
+	for _, name := range append(slices.Collect(maps.Keys(p.Settings)), slices.Collect(maps.Keys(p.SettingAxes))...) {
 		t, err := rs.env.Lookup(name)
 		if err != nil || !rs.seen[t.Name()] {
 			return p.errAt("settings", "settings for %q, which is not one of the targets", proto.Redact(name))
@@ -358,13 +362,6 @@ func (rs *resolver) limits() error {
 		return p.errAt("cpus", "%v", err)
 	}
 	rs.r.CPUs = p.CPUs
-	if p.Link != "" {
-		l, err := units.ParseLink(p.Link)
-		if err != nil {
-			return p.errAt("link", "%v; valid: %s", err, SettingByKey("link").Valid)
-		}
-		p.Link = l.String()
-	}
 	return nil
 }
 
@@ -410,12 +407,17 @@ func (rs *resolver) neighbours() error {
 	return nil
 }
 
-// axes are the app, path and allocator axes per workload and target.
+// axes are the app axis, the targets' own (settings, link), and the
+// path and allocator axes per workload and target.
 func (rs *resolver) axes() error {
 	var err error
 	if rs.apps, err = rs.appAxis(); err != nil {
 		return err
 	}
+	if err := rs.targetAxes(); err != nil {
+		return err
+	}
+	rs.baselineLabel()
 	rs.variants, err = rs.variantsOf()
 	return err
 }
@@ -458,14 +460,14 @@ func (rs *resolver) expandTargets(rep int, ds, wl string, clients int, neighbour
 // addCell adds one cell of the plan's matrix.
 func (rs *resolver) addCell(rep int, ds, wl string, clients int, neighbour string, mem int64, t Target, ap string, v variant, agents int) {
 	p, r := rs.p, rs.r
-	cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: p.Link, Neighbour: neighbour,
+	cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: v.link, Neighbour: neighbour,
 		Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: agents,
-		Settings: rs.settingsOf(t), App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
+		Settings: v.settings, App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
 	if neighbour != "0" {
 		cond.NeighbourFileBytes = r.NeighbourFileBytes
 	}
 	cell := result.Cell{
-		Target: t.Name(), Workload: wl, Params: v.params, Dataset: ds, Clients: clients,
+		Target: t.Name(), Variant: v.label, Workload: wl, Params: v.params, Dataset: ds, Clients: clients,
 		Conditions: cond, Repeat: rep, Ops: p.Ops, Reps: p.Reps, Rate: p.Rate,
 	}
 	if r.Duration > 0 {
@@ -475,14 +477,20 @@ func (rs *resolver) addCell(rep int, ds, wl string, clients int, neighbour strin
 	r.Cells = append(r.Cells, cell)
 }
 
-// settingsOf finds the plan's settings for t, whichever name the plan used.
-func (rs *resolver) settingsOf(t Target) map[string]string {
+// settingsOf finds the plan's settings for t, whichever name the plan
+// used: those of one value, and its axes.
+func (rs *resolver) settingsOf(t Target) (fixed map[string]string, axes map[string][]string) {
 	for name, s := range rs.p.Settings {
 		if u, err := rs.env.Lookup(name); err == nil && u.Name() == t.Name() && len(s) > 0 {
-			return s
+			fixed = s
 		}
 	}
-	return nil
+	for name, s := range rs.p.SettingAxes {
+		if u, err := rs.env.Lookup(name); err == nil && u.Name() == t.Name() && len(s) > 0 {
+			axes = s
+		}
+	}
+	return fixed, axes
 }
 
 // appAxis checks the app axis: none, and the applications the

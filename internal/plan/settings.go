@@ -96,10 +96,12 @@ var Settings = []Setting{
 	{Key: "cpus", Flag: "cpus", Type: "string", Identity: true,
 		Help: "the server's `CPUS`: a cpuset list such as 1 or 1-3 (shootout gets the rest), or a quota in cores with a decimal point such as 0.5 " +
 			"(CPU time per 100 ms period); \"all\" for neither (default: the server on every core but the first, shootout on the first)"},
-	{Key: "link", Flag: "link", Type: "string", Identity: true,
-		Valid: "DELAY[,RATE]: a one-way delay such as 1ms (0 for none) and a bandwidth in tc's units such as 1gbit",
-		Help: "the link between a cluster's nodes, `DELAY[,RATE]` such as 1ms,1gbit: each packet from one node to another held for DELAY (a round trip takes twice it) " +
-			"and the link's bandwidth (default: the nodes' veths, no delay or cap)"},
+	{Key: "link", Flag: "link", Type: "string", Axis: true, Identity: true,
+		Valid: "links DELAY[,RATE][,DELAY[,RATE]...]: each a one-way delay such as 1ms with a bandwidth in tc's units such as 1gbit, or none (or 0: no link)",
+		Help: "the links between a cluster's nodes, `LINK[,LINK]`, each DELAY[,RATE] such as 1ms,1gbit or none: each packet from one node to another held for DELAY " +
+			"(a round trip takes twice it) at the link's bandwidth; one cell per link on the cluster targets, a single server's with none " +
+			"(default: none, the nodes' veths with no delay or cap)"},
+	{Key: "link_targets", Type: "string"},
 	{Key: "neighbour", Flag: "neighbour", Type: "string", Default: "0", Axis: true, Identity: true, HelpSaysDefault: true,
 		Valid: "one of 0, 25%, x1, x2, x4",
 		Help:  "neighbour disk loads, `LOAD[,LOAD]` (fio, random 4k 50/50, direct): 0, 25% (of --iops), x1, x2, x4 jobs (default: 0, none)"},
@@ -119,7 +121,7 @@ var Settings = []Setting{
 	{Key: "data_seed", Flag: "data-seed", Type: "int64", Default: "1", Identity: true,
 		Help: "the dataset's random `SEED`: the same seed gives the same data on every target"},
 	{Key: "seed", Flag: "seed", Type: "int64", Default: "1", Identity: true, Hidden: true, Help: "old name of --data-seed"},
-	{Key: "settings", Type: "map", Identity: true},
+	{Key: "settings", Type: "map", Axis: true, Identity: true},
 	{Key: "settings_file", Type: "map", Identity: true},
 	{Key: "max_retries", Flag: "max-retries", Type: "int", Default: "10", Identity: true, Valid: "a retry count, 0 or more",
 		Help: "`N` retries of an operation after a deadlock, lock timeout or write conflict; " +
@@ -272,6 +274,8 @@ func (p *Plan) setFlag(s *Setting, values []string) error {
 		f.SetString(strings.TrimSpace(last))
 	case []string:
 		f.Set(reflect.ValueOf(splitList(last)))
+	case LinkList:
+		f.Set(reflect.ValueOf(splitLinks(last)))
 	case []int, IntList:
 		var out []int
 		for _, v := range splitList(last) {

@@ -123,6 +123,14 @@ func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
 		"neighbour_file": "neighbour_file: 64M", "dataset_memory": "dataset_memory: {'1000': 1G}",
 		"link":  "link: 1ms,1gbit", // fails when Link is not in the conditions
 		"shard": "shard: 0/1",
+		// the link axis's cells say their link; which clusters it is for
+		// changes no cell of those
+		"link_targets": "link_targets: [mariadb-galera]",
+	}
+	// a link lies between a cluster's nodes: these are set on one
+	bases := map[string]string{
+		"link":         "targets: [mariadb-galera]",
+		"link_targets": "targets: [mariadb-galera]\nlink: 1ms",
 	}
 	// these need a server's package installed to resolve at all; their
 	// cells' conditions say them (allocator, app, the my.cnf's settings)
@@ -138,7 +146,6 @@ func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
 		}
 		return r.Cells[0].ID
 	}
-	want := idOf(base())
 	for _, s := range Settings {
 		sample, ok := samples[s.Key]
 		if !ok {
@@ -148,6 +155,10 @@ func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
 			continue
 		}
 		p := base()
+		if err := yaml.Unmarshal([]byte(bases[s.Key]), p); err != nil {
+			t.Fatalf("%s: %v", s.Key, err)
+		}
+		want := idOf(p)
 		if err := yaml.Unmarshal([]byte(sample), p); err != nil {
 			t.Fatalf("%s: %v", s.Key, err)
 		}

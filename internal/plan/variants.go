@@ -11,10 +11,12 @@ import (
 // variantKey is a workload on a target.
 type variantKey struct{ workload, target string }
 
-// variant is one cell's place on the path and allocator axes.
+// variant is one cell's place on the path and allocator axes, and on
+// its target's own.
 type variant struct {
 	params    map[string]string
 	allocator string
+	targetVariant
 }
 
 // variantsOf expands the path and allocator axes per workload and
@@ -71,7 +73,9 @@ func (rs *resolver) workloadVariants(wl string, allocs map[string][]string, out 
 			}
 			spoken[path] = true
 			for _, a := range allocs[t.Name()] {
-				out[key] = append(out[key], variant{params: params, allocator: a})
+				for _, tv := range rs.tvs[t.Name()] {
+					out[key] = append(out[key], variant{params: params, allocator: a, targetVariant: tv})
+				}
 			}
 		}
 		if len(out[key]) == 0 {

@@ -20,8 +20,12 @@ const Schema = "shootout.cell/2"
 
 // Cell is one point of the matrix.
 type Cell struct {
-	ID         string            `json:"id"`
-	Target     string            `json:"target"`
+	ID     string `json:"id"`
+	Target string `json:"target"`
+	// Variant is the cell's values on its target's own axes (a setting
+	// the plan gave a list, --link), "writers=all link=1ms": the report
+	// names the target so, one row per variant.
+	Variant    string            `json:"variant,omitempty"`
 	Workload   string            `json:"workload"`
 	Params     map[string]string `json:"params,omitempty"`
 	Dataset    string            `json:"dataset"`

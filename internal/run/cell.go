@@ -367,7 +367,7 @@ func (c *cellRun) startOptions() (target.StartOptions, error) {
 	}
 	flavor, engine := target.Kind(c.t)
 	c.f.Target = result.Target{Name: c.t.Name(), Flavor: flavor, Engine: engine, Embedded: c.t.Embedded()}
-	settings := c.res.Settings[c.cell.Target]
+	settings := c.cell.Conditions.Settings // with the values of its settings axes
 	if sizing, ok, err := target.SizeFor(c.t, budget, c.cell.Clients); ok && err == nil {
 		// as the server runs it: the parts the study's settings give at
 		// their given size, and for a cluster the share of each node

@@ -69,7 +69,7 @@ func (m *matrix) run(ctx context.Context, cell result.Cell, pos string) (*result
 			}
 		}
 	}
-	logf(m.Log, "\n[%s] %s: %s on %s, dataset %s, %d clients", pos, cell.ID, cell.Workload, cell.Target, cell.Dataset, cell.Clients)
+	logf(m.Log, "\n[%s] %s: %s on %s, dataset %s, %d clients", pos, cell.ID, cell.Workload, strings.TrimSpace(cell.Target+" "+cell.Variant), cell.Dataset, cell.Clients)
 	cellFn := m.Cell
 	if m.fakeCell != nil {
 		cellFn = m.fakeCell

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"shootout/internal/app"
 	"shootout/internal/dialect"
@@ -58,6 +59,34 @@ func (targetEnv) Disk(spec string) (string, error) {
 }
 
 func (targetEnv) CPUs(spec string) error { return limits.ValidateCPUs(spec) }
+
+func (targetEnv) Nodes(t plan.Target, settings map[string]string) int {
+	return target.NodesOf(t.(target.Target), settings)
+}
+
+func (targetEnv) CheckSettings(t plan.Target, settings map[string]string) error {
+	if c, ok := t.(target.SettingsChecker); ok {
+		return c.CheckSettings(settings)
+	}
+	return nil
+}
+
+func (targetEnv) OwnSettings(t plan.Target) []string {
+	if o, ok := t.(target.SettingsOwner); ok {
+		return o.OwnSettings()
+	}
+	return nil
+}
+
+// StartCost is how long cell c takes to start its servers, for the dry
+// run's estimate; 0 where a single server's few seconds do.
+func StartCost(res *plan.Resolved, c result.Cell) time.Duration {
+	t := res.Target(c.Target)
+	if t == nil {
+		return 0
+	}
+	return target.StartCostOf(t.(target.Target), c.Conditions.Settings)
+}
 
 // Available is the plan's check of a target a preset may skip.
 func Available(t plan.Target) error { return t.(target.Target).Available() }

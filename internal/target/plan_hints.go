@@ -1,0 +1,42 @@
+package target
+
+import "time"
+
+// What the plan and the dry run ask of a target besides starting it.
+
+// SettingsOwner is a target that reads some of its settings itself (a
+// cluster's shape) rather than passing them to its server: the plan
+// refuses one of them given to a target that does not read it, whose
+// server would refuse it only once the cell starts.
+type SettingsOwner interface {
+	OwnSettings() []string
+}
+
+func (Galera) OwnSettings() []string {
+	return []string{galeraNodesKey, galeraWritersKey, galeraLinkKey}
+}
+
+func (Spider) OwnSettings() []string {
+	return []string{spiderBackendsKey, spiderEngineKey, spiderShardKey}
+}
+
+// StartCoster is a target whose cell takes longer to start than a
+// single server's few seconds: the dry run's estimate adds it.
+type StartCoster interface {
+	StartCost(settings map[string]string) time.Duration
+}
+
+// StartCost: each joiner waits for its state transfer before the next
+// asks for its own (docs/clusters.md: about 20 s for three nodes here).
+func (g Galera) StartCost(settings map[string]string) time.Duration {
+	return time.Duration(max(g.Nodes(settings), 1)) * 7 * time.Second
+}
+
+// StartCostOf is how long a cell of t takes to start its servers; 0
+// where a single server's few seconds do.
+func StartCostOf(t Target, settings map[string]string) time.Duration {
+	if s, ok := t.(StartCoster); ok {
+		return s.StartCost(settings)
+	}
+	return 0
+}
