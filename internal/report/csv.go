@@ -26,6 +26,7 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 // server's CPU, a workload without logical bytes) is an empty field, never
 // 0; sizes are bytes, times ms.
 func CSV(w io.Writer, files []*result.File, baseline string) error {
+	files = named(files)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
 		return err

@@ -185,6 +185,9 @@ func clip(s string, n int) string {
 }
 
 func buildPage(p *Page) view {
+	q := *p
+	q.Files = named(p.Files)
+	p = &q
 	v := view{Dir: p.Dir, Generated: p.Generated.UTC().Format("2006-01-02 15:04 UTC")}
 	v.Title = "shootout results"
 	if p.Manifest != nil && p.Manifest.Name != "" {

@@ -19,19 +19,20 @@ import (
 // rowField tells the rows and columns of one table apart.
 func rowField(k string) bool {
 	switch k {
-	case "target", "clients", "conditions.neighbour", "conditions.app":
+	case "target", "variant", "clients", "conditions.neighbour", "conditions.app":
 		return true
 	}
 	return false
 }
 
 // targetField is set per target (its server settings, program and
-// transport) or per neighbour (the neighbour's file): the columns of one
-// table differ in them by design. A target whose own repeats disagree in
-// one is split into tables of its own.
+// transport, a cluster's link: a single server has none) or per
+// neighbour (the neighbour's file): the columns of one table differ in
+// them by design. A target whose own repeats disagree in one is split
+// into tables of its own.
 func targetField(k string) bool {
 	switch k {
-	case "conditions.build", "conditions.transport", "conditions.neighbour_file_bytes":
+	case "conditions.build", "conditions.transport", "conditions.neighbour_file_bytes", "conditions.link":
 		return true
 	}
 	return strings.HasPrefix(k, "conditions.settings.")

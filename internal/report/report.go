@@ -32,6 +32,7 @@ type group struct {
 // the figures that explain the times. The tables fit the terminal's
 // Width: a wider one is split into several that repeat its first columns.
 func Terminal(w io.Writer, files []*result.File, baseline string) {
+	files = named(files)
 	width := Width()
 	writeRowsTables(w, files, baseline)
 	for _, g := range groups(files) {
