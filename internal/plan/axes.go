@@ -255,8 +255,12 @@ func (rs *resolver) linkNotes(none map[string]string) error {
 				clusters = append(clusters, n)
 			}
 		}
-		return rs.p.errAt("link", "%s: no target of the plan is a cluster (%s: one server each); a link lies between a cluster's nodes (%s)",
-			given, strings.Join(single, ", "), strings.Join(clusters, ", "))
+		each := "one server"
+		if len(single) > 1 {
+			each += " each"
+		}
+		return rs.p.errAt("link", "%s: no target of the plan is a cluster (%s: %s); a link lies between a cluster's nodes (%s)",
+			given, strings.Join(single, ", "), each, strings.Join(clusters, ", "))
 	}
 	for _, t := range rs.r.Targets {
 		if why := none[t.Name()]; why != "" {
