@@ -333,14 +333,24 @@ func (rs *resolver) knows(t Target, key string, vs []string) error {
 }
 
 // baselineLabel is the baseline as the report names it: a target with
-// variants is compared by its first.
-func (rs *resolver) baselineLabel() {
+// variants is compared by the one the plan named, else by its first.
+func (rs *resolver) baselineLabel() error {
 	r := rs.r
 	vs := rs.tvs[r.Baseline]
-	if len(vs) > 1 && vs[0].label != "" {
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.label)
+	}
+	switch {
+	case rs.baseVariant != "" && !slices.Contains(labels, rs.baseVariant):
+		return rs.p.errAt("baseline", "%s has no variant %q (its variants: %s)", r.Baseline, rs.baseVariant, strings.Join(labels, "; "))
+	case rs.baseVariant != "":
+		r.Baseline += " " + rs.baseVariant
+	case len(vs) > 1 && vs[0].label != "":
 		r.Baseline += " " + vs[0].label
 		r.Notes = append(r.Notes, fmt.Sprintf("baseline: %s, the first of its variants", r.Baseline))
 	}
+	return nil
 }
 
 func cond(v, none string) string {

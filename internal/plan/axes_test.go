@@ -160,3 +160,20 @@ func TestTargetAxesRefusals(t *testing.T) {
 		t.Errorf("--link ,: %v", err)
 	}
 }
+
+// A baseline may name one of its target's variants as the report does;
+// one it does not have is refused with the variants it has.
+func TestBaselineNamesAVariant(t *testing.T) {
+	p, err := Parse("p.yaml", []byte(strings.Replace(clusterPlan, "targets:", "baseline: mariadb-galera writers=all link=none\ntargets:", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := p.Resolve(Options{}); err != nil || r.Baseline != "mariadb-galera writers=all link=none" {
+		t.Fatalf("baseline %+v (%v)", r, err)
+	}
+	p, _ = Parse("p.yaml", []byte(strings.Replace(clusterPlan, "targets:", "baseline: mariadb-galera writers=some\ntargets:", 1)))
+	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(),
+		`line 1: baseline: mariadb-galera has no variant "writers=some" (its variants: writers=one link=none; writers=one link=1ms; writers=all link=none; writers=all link=1ms)`) {
+		t.Fatalf("a variant it has not: %v", err)
+	}
+}

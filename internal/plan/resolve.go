@@ -33,8 +33,11 @@ type resolver struct {
 	diskModel string
 	apps      []string
 	variants  map[variantKey][]variant
-	linkAxis  []string                   // canonical links, "" for none
-	tvs       map[string][]targetVariant // by target name
+	linkAxis  []string // canonical links, "" for none
+	// baseVariant is the baseline's variant as the plan named it
+	// ("writers=all"), "" for its first
+	baseVariant string
+	tvs         map[string][]targetVariant // by target name
 }
 
 // Resolve validates p and expands it into cells.
@@ -111,6 +114,10 @@ func (rs *resolver) targets() error {
 func (rs *resolver) baseline() error {
 	p, r := rs.p, rs.r
 	r.Baseline = p.Baseline
+	if _, err := rs.env.Lookup(r.Baseline); err != nil && strings.Contains(r.Baseline, " ") {
+		// a variant of a target, as the report names it
+		r.Baseline, rs.baseVariant, _ = strings.Cut(r.Baseline, " ")
+	}
 	if t, err := rs.env.Lookup(r.Baseline); r.Baseline != "" && (err != nil || !rs.seen[t.Name()]) {
 		return p.errAt("baseline", "%q is not one of the targets", r.Baseline)
 	}
@@ -417,7 +424,9 @@ func (rs *resolver) axes() error {
 	if err := rs.targetAxes(); err != nil {
 		return err
 	}
-	rs.baselineLabel()
+	if err := rs.baselineLabel(); err != nil {
+		return err
+	}
 	rs.variants, err = rs.variantsOf()
 	return err
 }

@@ -54,7 +54,8 @@ var Settings = []Setting{
 		Help: "the targets, `TARGET[,TARGET]` of: {targets} (shootout targets), mariadb-ENGINE@DIR for another build, " +
 			"or a server you run: mysql://, postgres://, redis://, tarantool:// or memcached:// URL (default: the study's)"},
 	{Key: "baseline", Flag: "baseline", Type: "string",
-		Help: "the `TARGET` the others are compared with (default: the study's baseline, else the first target)"},
+		Help: "the `TARGET` the others are compared with, or one of its variants as the report names it, such as 'mariadb-galera writers=one' " +
+			"(default: the study's baseline, else the first target; of a target with variants, its first)"},
 	{Key: "workloads", Flag: "workload", Type: "string", Axis: true, Identity: true,
 		Help: "the workloads, `NAME[,NAME]` of: {workloads} (shootout studies, docs/workloads.md; default: the study's)"},
 	{Key: "params", Flag: "param", Type: "stringArray", Identity: true, Valid: "key=value",

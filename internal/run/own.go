@@ -75,7 +75,7 @@ func useOwn(p *plan.Plan, wl string, own *workload.Own, given map[string]string,
 	if len(left) > 0 {
 		fmt.Fprintf(log, "%s: %s left out (%s loads into %s)\n", names[0], strings.Join(left, ", "), own.What, own.Into)
 		p.Targets = kept
-		if !slices.Contains(kept, p.Baseline) {
+		if name, _, _ := strings.Cut(p.Baseline, " "); !slices.Contains(kept, name) { // a variant's baseline names its target first
 			p.Baseline = ""
 		}
 	}
