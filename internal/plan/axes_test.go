@@ -43,6 +43,10 @@ func TestTargetSettingsAndLinkAreAxes(t *testing.T) {
 	}
 	for _, c := range r.Cells {
 		ids[c.ID] = true
+		// the id says the settings' values; the link has its own part
+		if w := c.Conditions.Settings["writers"]; w != "" && !strings.Contains(c.ID, "__vwriters-"+w+"__") || strings.Contains(c.ID, "link=") {
+			t.Errorf("cell %s: id %s", c.Variant, c.ID)
+		}
 	}
 	if len(r.Cells) != 10 || len(ids) != 10 {
 		t.Errorf("%d cells, %d ids: want 5 per repeat, each its own id", len(r.Cells), len(ids))

@@ -470,6 +470,9 @@ func CellID(c result.Cell) string {
 	if c.Conditions.Agents > 0 {
 		id += fmt.Sprintf("__ag%d", c.Conditions.Agents)
 	}
+	if v := variantID(c.Variant); v != "" {
+		id += "__v" + v
+	}
 	if len(c.Params) > 0 {
 		keys := make([]string, 0, len(c.Params))
 		for k := range c.Params {
@@ -480,6 +483,32 @@ func CellID(c result.Cell) string {
 		id += "__p" + hex.EncodeToString(h[:3])
 	}
 	return fmt.Sprintf("%s__h%s__r%d", id, conditionsHash(c), c.Repeat)
+}
+
+// variantID is a cell's variant in its id, readable: its settings'
+// values (the link has its own part), file-name safe and cut short (the
+// conditions hash tells variants apart whatever their length).
+func variantID(variant string) string {
+	var parts []string
+	for _, kv := range strings.Fields(variant) {
+		if strings.HasPrefix(kv, "link=") {
+			continue
+		}
+		parts = append(parts, strings.Map(func(r rune) rune {
+			switch {
+			case r == '=':
+				return '-'
+			case r == '.' || r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+				return r
+			}
+			return '_'
+		}, kv))
+	}
+	id := strings.Join(parts, "_")
+	if len(id) > 64 {
+		id = id[:64]
+	}
+	return id
 }
 
 // conditionsHash is a short hash of what can change a cell's figures but
