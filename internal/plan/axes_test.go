@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	. "shootout/internal/plan"
+	"shootout/internal/result"
 )
 
 // clusterPlan is issue 40's table as a plan: one InnoDB server, a Galera
@@ -41,15 +42,25 @@ func TestTargetSettingsAndLinkAreAxes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("one repeat's cells:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	names := map[string]bool{}
 	for _, c := range r.Cells {
 		ids[c.ID] = true
+		names[c.NameKey()] = true
 		// the id says the settings' values; the link has its own part
 		if w := c.Conditions.Settings["writers"]; w != "" && !strings.Contains(c.ID, "__vwriters-"+w+"__") || strings.Contains(c.ID, "link=") {
 			t.Errorf("cell %s: id %s", c.Variant, c.ID)
 		}
 	}
-	if len(r.Cells) != 10 || len(ids) != 10 {
-		t.Errorf("%d cells, %d ids: want 5 per repeat, each its own id", len(r.Cells), len(ids))
+	if len(r.Cells) != 10 || len(ids) != 10 || len(names) != 5 {
+		t.Errorf("%d cells, %d ids, %d names: want 5 per repeat, each its own id and name (what --resume, compare and merge match by)", len(r.Cells), len(ids), len(names))
+	}
+	// a long variant is cut with a hash of the whole, still its own
+	long := func(v string) string {
+		return CellID(result.Cell{Target: "mariadb-galera", Workload: "oltp_read_write", Dataset: "1000", Clients: 1, Variant: v, Conditions: result.Conditions{Neighbour: "0"}})
+	}
+	a, b := long("optimizer_switch="+strings.Repeat("x", 80)+"a"), long("optimizer_switch="+strings.Repeat("x", 80)+"b")
+	if a == b || len(a) > 160 {
+		t.Errorf("long variants' ids %s and %s", a, b)
 	}
 	if r.Cells[5].Variant != r.Cells[0].Variant || r.Cells[5].Repeat != 2 {
 		t.Errorf("the second repeat runs the same cells in the same order: %+v", r.Cells[5])

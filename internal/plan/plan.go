@@ -486,8 +486,10 @@ func CellID(c result.Cell) string {
 }
 
 // variantID is a cell's variant in its id, readable: its settings'
-// values (the link has its own part), file-name safe and cut short (the
-// conditions hash tells variants apart whatever their length).
+// values (the link has its own part), file-name safe. It must tell every
+// variant apart by itself: --resume, compare and merge match cells by
+// the id without its conditions hash (Cell.NameKey). A long one is cut,
+// with a hash of the whole.
 func variantID(variant string) string {
 	var parts []string
 	for _, kv := range strings.Fields(variant) {
@@ -506,7 +508,8 @@ func variantID(variant string) string {
 	}
 	id := strings.Join(parts, "_")
 	if len(id) > 64 {
-		id = id[:64]
+		h := sha256.Sum256([]byte(id))
+		id = id[:48] + "-" + hex.EncodeToString(h[:4])
 	}
 	return id
 }
