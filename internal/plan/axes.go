@@ -38,7 +38,7 @@ func (p *Plan) settingsFromNode() error {
 		return p.errAtLine("settings", at.Line, format, args...)
 	}
 	if n.Kind != yaml.MappingNode {
-		return bad(n, "want each target's settings, such as {mariadb-galera: {writers: [one, all]}}")
+		return bad(n, "want each target's settings as {TARGET: {SETTING: VALUE or [VALUE, ...]}}")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		tg, kvs := n.Content[i].Value, n.Content[i+1]
