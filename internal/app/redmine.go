@@ -168,9 +168,27 @@ func (r *Redmine) rake(ctx context.Context, args ...string) error {
 	cmd := exec.CommandContext(ctx, "bundle", append([]string{"exec", "rake"}, args...)...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = redmineRoot, r.env, out, out
 	if err := child.Run(cmd); err != nil {
-		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, target.LogTail(logPath, 6))
+		return fmt.Errorf("Redmine's rake %s: %v: %s", strings.Join(args, " "), err, rakeFailure(logPath))
 	}
 	return nil
+}
+
+// rakeFailure is what a failed rake said: Ruby writes its error to
+// stderr at once and its buffered stdout at exit, so the error sits above
+// the migrations' last lines and a tail alone misses it.
+func rakeFailure(logPath string) string {
+	tail := target.LogTail(logPath, 6)
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return tail
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "rake aborted!") {
+			return strings.Join(lines[i:min(i+3, len(lines))], " | ") + "; the log ends: " + tail
+		}
+	}
+	return tail
 }
 
 // Migrate makes Redmine's schema in the target's database with Redmine's

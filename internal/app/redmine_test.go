@@ -178,3 +178,22 @@ func TestPumaGetsAnotherPortWhenItsFirstIsTaken(t *testing.T) {
 		t.Errorf("puma's master and worker: %v", rm.PIDs())
 	}
 }
+
+// TestRakeFailureSaysWhyAboveTheTail: the error Ruby wrote at once sits
+// above the migrations' output flushed at exit; the message must carry it.
+func TestRakeFailureSaysWhyAboveTheTail(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "rake.log")
+	body := "rake aborted!\nActiveRecord::StatementInvalid: Mysql2::Error: Lock wait timeout exceeded\n/usr/share/x.rb:1\n"
+	for i := range 20 {
+		body += fmt.Sprintf("== %d SomeMigration: migrated\n", i)
+	}
+	if err := os.WriteFile(log, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := rakeFailure(log)
+	for _, want := range []string{"rake aborted!", "Lock wait timeout exceeded", "19 SomeMigration"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rakeFailure = %q, lacks %q", got, want)
+		}
+	}
+}
