@@ -149,6 +149,17 @@ func ErrorCode(err error) string {
 	return ""
 }
 
+// outOfPrimary: a Galera node out of the primary component (cut off from
+// the majority) refuses every query until it rejoins, with 1047 "WSREP
+// has not yet prepared node for application use", or fails a commit with
+// 1180 "... (provider status: Not connected to Primary Component)". Its
+// connection is as good as lost: the client connects again, maybe to
+// another node, as behind a load balancer's health check.
+func outOfPrimary(my *mysql.MySQLError) bool {
+	return (my.Number == 1047 && strings.Contains(my.Message, "WSREP has not yet prepared node")) ||
+		strings.Contains(my.Message, "Not connected to Primary Component")
+}
+
 // Classify maps an error from any of the three drivers to its class.
 func Classify(err error) ErrorClass {
 	if err == nil {
@@ -159,6 +170,9 @@ func Classify(err error) ErrorClass {
 	}
 	var my *mysql.MySQLError
 	if errors.As(err, &my) {
+		if outOfPrimary(my) {
+			return ClassConnectionLost
+		}
 		switch my.Number {
 		case 1213: // ER_LOCK_DEADLOCK; MyRocks also reports snapshot conflicts here
 			if strings.Contains(my.Message, "WSREP") { // Galera: certification, or a brute-force abort

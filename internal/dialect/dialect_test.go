@@ -26,6 +26,9 @@ func TestClassify(t *testing.T) {
 		{&mysql.MySQLError{Number: 1180, Message: "Got error 149 'Busy' during COMMIT"}, ClassWriteConflict},
 		{&mysql.MySQLError{Number: 1062, Message: "Duplicate entry '5' for key 'PRIMARY'"}, ClassDuplicateKey},
 		{&mysql.MySQLError{Number: 2013, Message: "Lost connection"}, ClassConnectionLost},
+		// a Galera node out of the primary component, seen here while its links were cut
+		{&mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"}, ClassConnectionLost},
+		{&mysql.MySQLError{Number: 1180, Message: "Error while appending streaming replication fragment(provider status: Not connected to Primary Component)"}, ClassConnectionLost},
 		{&mysql.MySQLError{Number: 1064, Message: "syntax"}, ClassOther},
 		{fmt.Errorf("wrapped: %w", &mysql.MySQLError{Number: 1213, Message: "deadlock"}), ClassDeadlock},
 		{&pgconn.PgError{Code: "40P01"}, ClassDeadlock},
