@@ -244,3 +244,70 @@ func TestGaleraGoesOnWithoutAKilledNode(t *testing.T) {
 	}
 	t.Logf("n2 died %.2f s into the run; stall %.2f s; %d events, %d reconnects; %s", n2.DiedAfterS, n2.StallS, f.Throughput.Events, f.Throughput.Reconnects, f.Invariants.Checked)
 }
+
+// TestGaleraMinorityStopsWhileCutOff cuts n3 of three nodes off from the
+// others 1 s into a cell (the target's cut_link) and gives its links back
+// 7 s later, with the clients on every node: n3, alone, leaves the
+// primary component and refuses its clients, who connect again to the
+// others; n1 and n2 keep a majority and go on once they have evicted n3;
+// n3 rejoins after the restore, and the cell succeeds with the same rows
+// on all three and says when the cut was made and undone, how long n3
+// was out and how long the clients stood still.
+func TestGaleraMinorityStopsWhileCutOff(t *testing.T) {
+	testenv.RequireTarget(t, target.Galera{})
+	work := testenv.WorkDir(t)
+	out := filepath.Join(work, "res")
+	planFile := filepath.Join(work, "plan.yaml")
+	if err := os.WriteFile(planFile, []byte("settings: {mariadb-galera: {writers: all, cut_link: n3@1s+7s}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, stderr, code := shootout(t, nil, "run", planFile, "--targets", "mariadb-galera", "--workload", "oltp_read_write", "--dataset", "1000",
+		"--clients", "6", "--duration", "11s", "--interval", "1s", "--out", out)
+	if code != 0 {
+		t.Fatalf("run with n3 cut off: exit %d\n%s", code, stderr)
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	if len(cells) != 1 {
+		t.Fatalf("expected one cell, found %v", cells)
+	}
+	f, err := result.Read(cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.OK() || !f.Invariants.OK || len(f.Nodes) != 3 {
+		t.Fatalf("cell %s, invariants %+v, nodes %+v", f.Status, f.Invariants, f.Nodes)
+	}
+	if f.Target.Applied["wsrep_cut_link"] != "n3@1s+7s" {
+		t.Errorf("the cell's applied settings do not record the cut: %v", f.Target.Applied)
+	}
+	n1, n2, n3 := f.Nodes[0], f.Nodes[1], f.Nodes[2]
+	if n3.CutAt == nil || n3.RestoredAt == nil || n3.CutAt.Before(start) ||
+		abs(n3.CutAfterS-1) > 0.5 || abs(n3.RestoredAfterS-n3.CutAfterS-7) > 0.5 {
+		t.Fatalf("n3 cut at 1 s for 7 s: the cell says cut at %v (%.2f s), restored at %v (%.2f s)", n3.CutAt, n3.CutAfterS, n3.RestoredAt, n3.RestoredAfterS)
+	}
+	if n3.NonPrimaryS < 1 || n3.NonPrimaryS > f.Throughput.Seconds || n1.NonPrimaryS >= n3.NonPrimaryS || n2.NonPrimaryS >= n3.NonPrimaryS {
+		t.Errorf("out of the primary component: n1 %.1f s, n2 %.1f s, n3 %.1f s; want n3 alone out", n1.NonPrimaryS, n2.NonPrimaryS, n3.NonPrimaryS)
+	}
+	if n1.CutAt != nil || n2.CutAt != nil || n3.StallS <= 0 || f.Throughput.Reconnects == 0 {
+		t.Errorf("n1 and n2 not cut, n3's clients to reconnect, a stall in the cut: n1 %v, n2 %v, stall %.1f s, %d reconnects", n1.CutAt, n2.CutAt, n3.StallS, f.Throughput.Reconnects)
+	}
+	wentOn := 0.0
+	for _, iv := range f.Intervals {
+		if iv.AtS > n3.CutAfterS+1 && iv.AtS <= n3.RestoredAfterS {
+			wentOn += iv.TPS
+		}
+	}
+	if wentOn == 0 {
+		t.Errorf("the majority did not go on while n3 was cut off: %+v", f.Intervals)
+	}
+	t.Logf("n3 cut %.2f-%.2f s, rejoined %.2f s, out %.1f s (n1 %.1f, n2 %.1f); stall %.2f s; %d events, %d reconnects, errors %v; notes %q",
+		n3.CutAfterS, n3.RestoredAfterS, n3.RejoinedAfterS, n3.NonPrimaryS, n1.NonPrimaryS, n2.NonPrimaryS, n3.StallS, f.Throughput.Events, f.Throughput.Reconnects, f.Throughput.ErrorsBy, f.Limits.Notes)
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

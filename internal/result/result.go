@@ -491,10 +491,26 @@ type Node struct {
 	// DiedAt is when the node died (a node killed mid-run: the cluster
 	// went on without it), DiedAfterS the same from the run's start,
 	// StallS the clients' longest pause that lasted past that moment.
-	DiedAt     *time.Time         `json:"died_at,omitempty"`
-	DiedAfterS float64            `json:"died_after_s,omitempty"`
-	StallS     float64            `json:"stall_s,omitempty"`
-	Counters   map[string]float64 `json:"counters,omitempty"`
+	DiedAt     *time.Time `json:"died_at,omitempty"`
+	DiedAfterS float64    `json:"died_after_s,omitempty"`
+	StallS     float64    `json:"stall_s,omitempty"`
+	// CutAt is when the cell's fault (a cluster target's cut_link) cut
+	// the node's links to the other nodes, RestoredAt when it gave them
+	// back (nil: the run ended first) and RejoinedAt when the node was in
+	// the primary component again; each also in seconds from the run's
+	// start. StallS is then the clients' longest pause that overlapped
+	// the cut.
+	CutAt          *time.Time `json:"cut_at,omitempty"`
+	CutAfterS      float64    `json:"cut_after_s,omitempty"`
+	RestoredAt     *time.Time `json:"restored_at,omitempty"`
+	RestoredAfterS float64    `json:"restored_after_s,omitempty"`
+	RejoinedAt     *time.Time `json:"rejoined_at,omitempty"`
+	RejoinedAfterS float64    `json:"rejoined_after_s,omitempty"`
+	// NonPrimaryS is how long, from a cut on, the node said it was outside
+	// the primary component or not ready (Galera's wsrep_cluster_status,
+	// wsrep_ready, read every 0.1 s): it refused its clients' queries.
+	NonPrimaryS float64            `json:"non_primary_s,omitempty"`
+	Counters    map[string]float64 `json:"counters,omitempty"`
 	// Levels name the counters that are levels or averages (a lag, a
 	// queue's mean) rather than counts over the window.
 	Levels []string `json:"levels,omitempty"`

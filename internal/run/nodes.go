@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"strings"
 	"time"
 
 	"shootout/internal/errclass"
@@ -92,9 +93,8 @@ func (c *cellRun) readNodes(ctx context.Context) {
 	}
 	for _, s := range stats {
 		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name], Levels: s.Levels}
-		if !s.DiedAt.IsZero() {
-			n.DiedAt = &s.DiedAt
-		}
+		n.DiedAt, n.CutAt, n.RestoredAt, n.RejoinedAt = timeOrNil(s.DiedAt), timeOrNil(s.CutAt), timeOrNil(s.RestoredAt), timeOrNil(s.RejoinedAt)
+		n.NonPrimaryS = s.NonPrimary.Seconds()
 		if l := s.Link; l != nil {
 			n.Link = &result.NodeLink{Packets: l.Packets, Bytes: l.Bytes, DroppedQueue: l.DroppedQueue, DroppedBehind: l.DroppedBehind}
 			if l.DroppedBehind > 0 {
@@ -201,5 +201,49 @@ func nodeDeaths(f *result.File) {
 			n.StallS = t.LongestPauseS
 		}
 		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("node %s died %.1f s into the run; the cluster went on without it, the clients stood still for %.1f s at most past then", n.Name, n.DiedAfterS, n.StallS))
+	}
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// nodeCuts says when the cell's fault cut a node's links to the others
+// and gave them back, from the run's start, how long each node was out
+// of the primary component, and how long the clients stood still while
+// the cut lasted (the longest pause, if it overlapped the cut).
+func nodeCuts(f *result.File) {
+	t := f.Throughput
+	since := func(at *time.Time) float64 { return at.Sub(t.StartedAt).Seconds() }
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		if n.CutAt == nil {
+			continue
+		}
+		n.CutAfterS = since(n.CutAt)
+		end, restored := t.Seconds, "the run ended first"
+		if n.RestoredAt != nil {
+			n.RestoredAfterS = since(n.RestoredAt)
+			end, restored = n.RestoredAfterS, fmt.Sprintf("restored %.1f s into the run", n.RestoredAfterS)
+		}
+		if n.RejoinedAt != nil {
+			n.RejoinedAfterS = since(n.RejoinedAt)
+			end = n.RejoinedAfterS
+			restored += fmt.Sprintf(", back in the primary component at %.1f s", n.RejoinedAfterS)
+		}
+		if t.LongestPauseS > 0 && t.PauseFromS+t.LongestPauseS >= n.CutAfterS && t.PauseFromS <= end {
+			n.StallS = t.LongestPauseS
+		}
+		var others []string
+		for _, o := range f.Nodes {
+			if o.Name != n.Name {
+				others = append(others, fmt.Sprintf("%s %.1f s", o.Name, o.NonPrimaryS))
+			}
+		}
+		f.Limits.Notes = append(f.Limits.Notes, fmt.Sprintf("node %s cut off from the other nodes %.1f s into the run (%s): it was out of the primary component, refusing its clients, for %.1f s (the others: %s); the clients stood still for %.1f s at most in the cut",
+			n.Name, n.CutAfterS, restored, n.NonPrimaryS, strings.Join(others, ", "), n.StallS))
 	}
 }

@@ -128,6 +128,7 @@ func fillDriver(f *result.File, d *driver.Result) {
 		f.Limits.Notes = append(f.Limits.Notes, note)
 	}
 	defer nodeDeaths(f)
+	defer nodeCuts(f)
 	if pause, from := d.LongestPause(); pause > 0 {
 		f.Throughput.LongestPauseS, f.Throughput.PauseFromS = pause.Seconds(), from.Seconds()
 	}

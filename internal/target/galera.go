@@ -42,7 +42,9 @@ type galeraConf struct {
 	nodes   int
 	writers string
 	rate    string
-	server  map[string]string
+	// cut is the link cut the cell's settings schedule (galeraCutKey), nil for none
+	cut    *linkCut
+	server map[string]string
 }
 
 func galeraConfig(settings map[string]string) (galeraConf, error) {
@@ -64,7 +66,14 @@ func galeraConfig(settings map[string]string) (galeraConf, error) {
 		c.writers = v
 	}
 	c.rate = c.server[galeraLinkKey]
-	for _, k := range []string{galeraNodesKey, galeraWritersKey, galeraLinkKey} {
+	if v, ok := c.server[galeraCutKey]; ok {
+		cut, err := parseLinkCut(v, c.nodes)
+		if err != nil {
+			return c, err
+		}
+		c.cut = cut
+	}
+	for _, k := range []string{galeraNodesKey, galeraWritersKey, galeraLinkKey, galeraCutKey} {
 		delete(c.server, k)
 	}
 	return c, nil

@@ -61,10 +61,13 @@ type galeraInstance struct {
 	nodes     []*galeraNode
 	applied   map[string]string
 	db        *sql.DB
+	rr        *roundRobin
 	ep        proto.Endpoint
 	exited    chan struct{}
 	exitOnce  sync.Once
 	marks     []nodeMark
+	// cut is the scheduled link cut as it happens, nil before the window
+	cut *cutRun
 }
 
 func (in *galeraInstance) addrs() string {
@@ -95,6 +98,9 @@ func (in *galeraInstance) sizeNodes(opt StartOptions) error {
 	if in.conf.rate != "" {
 		in.applied["wsrep_link_rate"] = in.conf.rate
 	}
+	if in.conf.cut != nil {
+		in.applied["wsrep_cut_link"] = in.conf.cut.String()
+	}
 	for i, nd := range in.net.Nodes {
 		d := filepath.Join(in.nodesDir(), fmt.Sprintf("n%d", i+1))
 		n := &galeraNode{managed: managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true},
@@ -108,7 +114,7 @@ func (in *galeraInstance) sizeNodes(opt StartOptions) error {
 }
 
 // galeraOwn are the applied settings that are not mariadbd's options.
-var galeraOwn = map[string]bool{MallocSetting: true, "wsrep_nodes": true, "wsrep_writers": true, "wsrep_link_rate": true, "wsrep_sst_method": true}
+var galeraOwn = map[string]bool{MallocSetting: true, "wsrep_nodes": true, "wsrep_writers": true, "wsrep_link_rate": true, "wsrep_sst_method": true, "wsrep_cut_link": true}
 
 // nodeArgs is node i's command line: Galera's required settings (row
 // binlog, interleaved auto-increment locks), its address in its own
@@ -285,7 +291,8 @@ func (in *galeraInstance) connect(ctx context.Context) error {
 		}
 		conns = append(conns, c)
 	}
-	in.db = sql.OpenDB(&roundRobin{conns: conns, spread: in.conf.writers == "all"})
+	in.rr = &roundRobin{conns: conns, spread: in.conf.writers == "all", out: make([]atomic.Bool, len(conns))}
+	in.db = sql.OpenDB(in.rr)
 	in.db.SetMaxIdleConns(dialect.IdleConns)
 	in.ep = proto.TCP(proto.SQL, in.nodes[0].addr, 3306)
 	in.ep.User, in.ep.Password, in.ep.Database, in.ep.Dialect = "shootout", pw, "sbtest", Galera{}.Dialect()
@@ -299,6 +306,11 @@ type roundRobin struct {
 	conns  []driver.Connector
 	spread bool
 	next   atomic.Uint64
+	// out are the nodes last seen outside the primary component (a
+	// link cut's watch sets them): they accept a connection and refuse
+	// every query, so they are passed over as a load balancer's health
+	// check would, unless every node is out
+	out []atomic.Bool
 }
 
 func (r *roundRobin) Connect(ctx context.Context) (driver.Conn, error) {
@@ -307,8 +319,16 @@ func (r *roundRobin) Connect(ctx context.Context) (driver.Conn, error) {
 		start = r.next.Add(1) - 1
 	}
 	var errs []error
-	for k := range uint64(len(r.conns)) {
-		c, err := r.conns[(start+k)%uint64(len(r.conns))].Connect(ctx)
+	n := uint64(len(r.conns))
+	for k := range 2 * n {
+		i := (start + k) % n
+		if k < n && r.isOut(i) {
+			continue // tried on the second pass only
+		}
+		if k >= n && !r.isOut(i) {
+			continue // tried on the first
+		}
+		c, err := r.conns[i].Connect(ctx)
 		if err == nil {
 			return c, nil
 		}
@@ -316,5 +336,7 @@ func (r *roundRobin) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	return nil, errors.Join(errs...)
 }
+
+func (r *roundRobin) isOut(i uint64) bool { return i < uint64(len(r.out)) && r.out[i].Load() }
 
 func (r *roundRobin) Driver() driver.Driver { return r.conns[0].Driver() }

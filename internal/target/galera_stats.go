@@ -47,6 +47,13 @@ type NodeStats struct {
 	Levels []string
 	// DiedAt is when the node's process exited, zero while it runs.
 	DiedAt time.Time
+	// CutAt and RestoredAt are when the cell's fault cut the node's links
+	// to the other nodes and gave them back, RejoinedAt when it was in
+	// the primary component again (each zero if not, or not yet).
+	CutAt, RestoredAt, RejoinedAt time.Time
+	// NonPrimary is how long, from a cut on, the node said it was outside
+	// the primary component or not ready: it refused its clients' queries.
+	NonPrimary time.Duration
 	// Unread is why the node's counters could not be read ("" if they were).
 	Unread string
 	// Link is what the node sent the others through the link's relay in
@@ -120,6 +127,7 @@ func (n *galeraNode) engine() *mariadbInstance {
 // limit.
 func (in *galeraInstance) WriteBack(ctx context.Context, limit time.Duration) (WriteBackResult, error) {
 	deadline := time.Now().Add(limit)
+	in.endCut() // the cut node rejoins before the wait; CheckNodes says if the cut failed
 	if err := in.waitApplied(ctx, limit); err != nil {
 		return WriteBackResult{}, err
 	}
@@ -194,6 +202,7 @@ func (in *galeraInstance) MarkNodes(ctx context.Context) error {
 		in.marks[i] = nodeMark{counters: numbers(st), cpu: procCPU(n.proc.PID())}
 		in.marks[i].link, _ = in.net.RelayCounts(i)
 	}
+	in.startCut()
 	return nil
 }
 
@@ -234,6 +243,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 			out[i].Link = &d
 		}
 	}
+	in.cut.fill(out)
 	return out, errors.Join(errs...)
 }
 
@@ -268,23 +278,26 @@ func procCPU(pid int) float64 {
 // after every node applied every write set: a node that holds other
 // counts than the first is a failure.
 func (in *galeraInstance) CheckNodes(ctx context.Context) (checked, failures []string, err error) {
+	if err := in.endCut(); err != nil {
+		failures = append(failures, err.Error())
+	}
 	if err := in.waitApplied(ctx, time.Minute); err != nil {
-		return nil, nil, err
+		return checked, failures, err
 	}
 	nodes := in.alive()
 	if len(nodes) == 0 {
-		return nil, nil, errors.New("no node is left")
+		return checked, failures, errors.New("no node is left")
 	}
 	rows, err := nodes[0].db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' ORDER BY TABLE_NAME")
 	if err != nil {
-		return nil, nil, err
+		return checked, failures, err
 	}
 	var tables []string
 	for rows.Next() {
 		var t string
 		if err := rows.Scan(&t); err != nil {
 			rows.Close()
-			return nil, nil, err
+			return checked, failures, err
 		}
 		tables = append(tables, t)
 	}
@@ -320,6 +333,7 @@ func same(xs []int64) bool {
 // Stop stops every node at once (the directory goes next, so nothing
 // needs writing), then removes the hosts and the directory.
 func (in *galeraInstance) Stop(ctx context.Context) error {
+	in.endCut()
 	if in.db != nil {
 		in.db.Close()
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -70,6 +71,48 @@ func TestConnectionsPassOverADeadNode(t *testing.T) {
 	all := &roundRobin{conns: []driver.Connector{deadNode{}, deadNode{}}}
 	if _, err := all.Connect(context.Background()); err == nil {
 		t.Error("no node answers, yet a connection")
+	}
+}
+
+// TestConnectionsPassOverANodeOutOfPrimary: a node a link cut's watch
+// saw outside the primary component gets no new connection while another
+// node is in (it would accept one and refuse every query); with every
+// node out, they are tried all the same.
+func TestConnectionsPassOverANodeOutOfPrimary(t *testing.T) {
+	r := &roundRobin{conns: []driver.Connector{fakeNode{0}, fakeNode{1}, fakeNode{2}}, spread: true, out: make([]atomic.Bool, 3)}
+	r.out[2].Store(true)
+	per := make([]int, 3)
+	for range 9 {
+		c, err := r.Connect(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		per[c.(nodeConn).node]++
+	}
+	if per[2] != 0 || per[0]+per[1] != 9 {
+		t.Errorf("9 connections over 3 nodes, n3 out: %v", per)
+	}
+	r.out[0].Store(true)
+	r.out[1].Store(true)
+	if _, err := r.Connect(context.Background()); err != nil {
+		t.Errorf("every node out: %v", err)
+	}
+}
+
+// TestGaleraCutLinkSetting: cut_link names a node of the cluster, when
+// and for how long; anything else is refused naming what is valid.
+func TestGaleraCutLinkSetting(t *testing.T) {
+	c, err := galeraConfig(map[string]string{"cut_link": "n3@2s+500ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.cut == nil || c.cut.node != 2 || c.cut.at != 2*time.Second || c.cut.dur != 500*time.Millisecond || len(c.server) != 0 || c.cut.String() != "n3@2s+500ms" {
+		t.Errorf("parsed %+v, cut %+v", c, c.cut)
+	}
+	for _, bad := range []string{"n4@1s+1s", "n0@1s+1s", "n3@1s", "n3+1s", "x3@1s+1s", "n3@-1s+1s", "n3@1s+0s", "n3@1+1s"} {
+		if _, err := galeraConfig(map[string]string{"cut_link": bad}); err == nil || !strings.Contains(err.Error(), "valid: nI@AT+FOR") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }
 
