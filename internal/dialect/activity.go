@@ -22,7 +22,11 @@ func (d Dialect) Activity(ctx context.Context, db *sql.DB) (string, error) {
 	case Postgres:
 		// a session idle in a transaction is named so: it may hold the
 		// locks the others wait on
-		q = `SELECT CASE WHEN state LIKE 'idle in transaction%' THEN state ELSE COALESCE(wait_event_type || ': ' || wait_event, state) END,
+		// a commit waiting on SyncRep waits for a synchronous standby
+		// (that may be gone), not on this server: named so in words
+		q = `SELECT CASE WHEN state LIKE 'idle in transaction%' THEN state
+				WHEN wait_event = 'SyncRep' THEN 'waiting for the synchronous standby to confirm the commit (IPC: SyncRep)'
+				ELSE COALESCE(wait_event_type || ': ' || wait_event, state) END,
 			COUNT(*) FROM pg_stat_activity
 			WHERE backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid() GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`
 	default:

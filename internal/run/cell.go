@@ -156,6 +156,16 @@ func (c *cellRun) failed(err error) error {
 	return fmt.Errorf("%s died: %s (the cell was at: %v)", c.t.Name(), cause, err)
 }
 
+// deathSoFar is how a server process of the cell's died, "" while all
+// run: a cluster's node (a standby) may have died while the one the
+// clients are on runs.
+func (c *cellRun) deathSoFar() string {
+	if c.mortal == nil {
+		return ""
+	}
+	return c.mortal.Death()
+}
+
 // later registers what the end of the cell must undo, in reverse order.
 func (c *cellRun) later(f func()) { c.undo = append(c.undo, f) }
 

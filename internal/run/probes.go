@@ -273,6 +273,11 @@ func (p *writeBackProbe) stop(w *window) {
 		if ev := stallEvidence(w.ask, c.inst.PIDs(), db, d); ev != "" {
 			w.runErr = fmt.Errorf("%w; %s", w.runErr, ev)
 		}
+		// a cluster's node can die and leave the clients' server waiting
+		// on it (a synchronous standby): its death is the cause
+		if why := c.deathSoFar(); why != "" {
+			w.runErr = fmt.Errorf("%w; a server process had died: %s", w.runErr, why)
+		}
 		return
 	}
 	limit, least := c.stepLimit(time.Duration(c.f.Load.Seconds * float64(time.Second)))
