@@ -85,3 +85,36 @@ func TestLinkOnlyBetweenNodes(t *testing.T) {
 		t.Errorf("a cluster with --link: %v", err)
 	}
 }
+
+// TestACutNodeIsDescribedFromTheRunsStart: a node whose links the cell
+// cut gets the cut, its restore and its rejoin in seconds from the run's
+// start, the clients' longest pause as its stall when that pause overlaps
+// the cut (not when it came before), and a note naming every node's time
+// out of the primary component; a cut the run outlasted says so.
+func TestACutNodeIsDescribedFromTheRunsStart(t *testing.T) {
+	start := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	at := func(s float64) *time.Time { t := start.Add(time.Duration(s * float64(time.Second))); return &t }
+	for _, tc := range []struct {
+		pauseFrom, pause, stall float64
+		restored                *time.Time
+		says                    string
+	}{
+		{3, 5, 5, at(8), "restored 8.0 s into the run, back in the primary component at 9.5 s"},
+		{0.2, 0.5, 0, at(8), "for 6.0 s (the others: n1 0.0 s, n2 0.2 s)"},
+		{3, 5, 5, nil, "(the run ended first, back in the primary component at 9.5 s)"},
+	} {
+		f := &result.File{Throughput: result.Throughput{StartedAt: start, Seconds: 10, PauseFromS: tc.pauseFrom, LongestPauseS: tc.pause},
+			Nodes: []result.Node{{Name: "n1"}, {Name: "n2", NonPrimaryS: 0.2}, {Name: "n3", CutAt: at(1), RestoredAt: tc.restored, RejoinedAt: at(9.5), NonPrimaryS: 6}}}
+		nodeCuts(f)
+		n3 := f.Nodes[2]
+		if n3.CutAfterS != 1 || n3.RejoinedAfterS != 9.5 || n3.StallS != tc.stall || (tc.restored != nil && n3.RestoredAfterS != 8) {
+			t.Errorf("%+v: n3 %+v", tc, n3)
+		}
+		if f.Nodes[0].CutAfterS != 0 || f.Nodes[0].StallS != 0 {
+			t.Errorf("n1 was not cut: %+v", f.Nodes[0])
+		}
+		if len(f.Limits.Notes) != 1 || !strings.Contains(f.Limits.Notes[0], "node n3 cut off from the other nodes 1.0 s into the run") || !strings.Contains(f.Limits.Notes[0], tc.says) {
+			t.Errorf("notes %q, want %q", f.Limits.Notes, tc.says)
+		}
+	}
+}
