@@ -131,7 +131,7 @@ func logSummary(logFile string) string {
 func (in *galeraInstance) ServerLog() string {
 	for _, n := range in.nodes {
 		if n.proc != nil && !n.proc.running() {
-			return n.errorLog
+			return n.logFile
 		}
 	}
 	return ""

@@ -84,14 +84,15 @@ func TestGaleraKeepsTheDeadNodesLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Stop(syscall.SIGKILL, time.Second)
-		n := &galeraNode{name: "n" + strconv.Itoa(i+1), errorLog: filepath.Join(dir, strconv.Itoa(i)+".log")}
+		n := &galeraNode{}
+		n.name, n.logFile = "n"+strconv.Itoa(i+1), filepath.Join(dir, strconv.Itoa(i)+".log")
 		n.proc = p
-		os.WriteFile(n.errorLog, []byte(crashLog), 0o644)
+		os.WriteFile(n.logFile, []byte(crashLog), 0o644)
 		in.nodes = append(in.nodes, n)
 	}
 	<-in.nodes[1].proc.Exited()
-	if got := in.ServerLog(); got != in.nodes[1].errorLog {
-		t.Errorf("ServerLog = %q, want the dead node's %q", got, in.nodes[1].errorLog)
+	if got := in.ServerLog(); got != in.nodes[1].logFile {
+		t.Errorf("ServerLog = %q, want the dead node's %q", got, in.nodes[1].logFile)
 	}
 	if d := in.Death(); !strings.HasPrefix(d, "galera node n2 was killed by signal 11") || !strings.Contains(d, "its crash report: 261128") {
 		t.Errorf("Death = %q, want n2's signal and its crash report", d)

@@ -8,14 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"syscall"
 
 	"shootout/internal/dialect"
-	"shootout/internal/netns"
 	"shootout/internal/proto"
-	"shootout/internal/units"
 )
 
 // GaleraProvider is Debian's galera-4 library.
@@ -181,29 +178,15 @@ func (g Galera) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	if err != nil {
 		return nil, err
 	}
-	in := &galeraInstance{dir: dir, keep: opt.KeepData, conf: conf, cred: cred, forgetNet: opt.ForgetNet}
+	in := &galeraInstance{conf: conf, cred: cred, cluster: cluster[*galeraNode]{dir: dir, keep: opt.KeepData, forgetNet: opt.ForgetNet,
+		versionQuery: mysqlVersionQuery, settingsQuery: mysqlSettingsQuery}}
 	defer func() {
 		if err != nil {
 			in.Stop(context.WithoutCancel(ctx))
 		}
 	}()
-	id := netns.NewID()
-	if opt.AddNet != nil {
-		opt.AddNet(id)
-	}
-	in.netID = id
-	if in.net, err = netns.Create(ctx, id, conf.nodes, conf.rate); err != nil {
+	if err := in.makeHosts(ctx, opt, conf.nodes, conf.rate, "links between nodes"); err != nil {
 		return nil, err
-	}
-	if opt.Link != "" {
-		l, err := units.ParseLink(opt.Link)
-		if err != nil {
-			return nil, fmt.Errorf("--link %w", err)
-		}
-		if err := in.net.Relay(ctx, netns.Link{Delay: l.Delay, Rate: l.Rate}); err != nil {
-			return nil, err
-		}
-		logf(opt.Log, "links between nodes: %s (a relay holds every packet between nodes)", l)
 	}
 	if err := in.sizeNodes(opt); err != nil {
 		return nil, err
@@ -217,6 +200,3 @@ func (g Galera) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	logf(opt.Log, "started %s: %d nodes Synced (%s), clients write to %s", g.Name(), conf.nodes, in.addrs(), conf.writers)
 	return in, nil
 }
-
-// nodesDir holds every node's directory: the cluster's data directory.
-func (in *galeraInstance) nodesDir() string { return filepath.Join(in.dir, "nodes") }

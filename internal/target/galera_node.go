@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -21,23 +20,19 @@ import (
 
 	"shootout/internal/child"
 	"shootout/internal/dialect"
-	"shootout/internal/netns"
 	"shootout/internal/proto"
 )
 
 // galeraNode is one mariadbd of the cluster: its directory, process and
 // a root pool on its unix socket (which no namespace hides).
+// Its diedAt is when the node's process exited (zero while it runs): the
+// cluster goes on without it while a majority is left.
 type galeraNode struct {
-	managed
-	name, sock, errorLog string
-	addr                 string
-	// diedAt is when the node's process exited (zero while it runs):
-	// the cluster goes on without it while a majority is left
-	diedAt atomic.Pointer[time.Time]
+	clusterNode
+	sock string
 }
 
-// gone is true once the node's process has exited.
-func (n *galeraNode) gone() bool { return n.diedAt.Load() != nil }
+func (*galeraNode) kind() string { return "galera node" }
 
 // alive are the nodes still running.
 func (in *galeraInstance) alive() []*galeraNode {
@@ -51,21 +46,10 @@ func (in *galeraInstance) alive() []*galeraNode {
 }
 
 type galeraInstance struct {
-	dir       string
-	keep      bool
-	conf      galeraConf
-	cred      *syscall.Credential
-	netID     string
-	net       *netns.Net
-	forgetNet func(string)
-	nodes     []*galeraNode
-	applied   map[string]string
-	db        *sql.DB
-	rr        *roundRobin
-	ep        proto.Endpoint
-	exited    chan struct{}
-	exitOnce  sync.Once
-	marks     []nodeMark
+	cluster[*galeraNode]
+	conf galeraConf
+	cred *syscall.Credential
+	rr   *roundRobin
 	// cut is the scheduled link cut as it happens, nil before the window
 	cut *cutRun
 }
@@ -103,8 +87,9 @@ func (in *galeraInstance) sizeNodes(opt StartOptions) error {
 	}
 	for i, nd := range in.net.Nodes {
 		d := filepath.Join(in.nodesDir(), fmt.Sprintf("n%d", i+1))
-		n := &galeraNode{managed: managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true},
-			name: fmt.Sprintf("n%d", i+1), sock: filepath.Join(d, "mysqld.sock"), errorLog: filepath.Join(d, "error.log"), addr: nd.Addr.String()}
+		n := &galeraNode{sock: filepath.Join(d, "mysqld.sock")}
+		n.managed = managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true}
+		n.name, n.logFile, n.addr = fmt.Sprintf("n%d", i+1), filepath.Join(d, "error.log"), nd.Addr.String()
 		if err := os.MkdirAll(n.dataDir, 0o700); err != nil {
 			return err
 		}
@@ -122,7 +107,7 @@ var galeraOwn = map[string]bool{MallocSetting: true, "wsrep_nodes": true, "wsrep
 func (in *galeraInstance) nodeArgs(i int) []string {
 	n := in.nodes[i]
 	args := []string{"--no-defaults", "--datadir=" + n.dataDir, "--socket=" + n.sock,
-		"--pid-file=" + filepath.Join(n.dir, "mysqld.pid"), "--log-error=" + n.errorLog,
+		"--pid-file=" + filepath.Join(n.dir, "mysqld.pid"), "--log-error=" + n.logFile,
 		"--bind-address=" + n.addr, "--port=3306", "--skip-name-resolve",
 		"--default-storage-engine=InnoDB", "--max-connections=1000", "--local-infile=1",
 		"--binlog-format=ROW", "--innodb-autoinc-lock-mode=2", "--wsrep-on=ON",
@@ -186,35 +171,20 @@ func chownTree(dir string, cred *syscall.Credential) error {
 	})
 }
 
-// startNode starts node i inside its namespace as the mysql user: ip
-// enters the namespace and execs setpriv, which drops to the user and
-// sets the parent-death signal again (a change of user clears it), then
-// execs mariadbd: one pid throughout.
+// startNode starts node i inside its namespace as the mysql user
+// (startInHost) and waits until it is Synced.
 func (in *galeraInstance) startNode(ctx context.Context, opt StartOptions, server string, i int) error {
 	n := in.nodes[i]
-	args := append([]string{fmt.Sprintf("--reuid=%d", in.cred.Uid), fmt.Sprintf("--regid=%d", in.cred.Gid),
-		"--clear-groups", "--pdeathsig=KILL", server}, in.nodeArgs(i)...)
-	cmd := in.net.Command(i, "setpriv", args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	wrap := opt.Wrap
-	if opt.WrapNode != nil {
-		wrap = func(cmd *exec.Cmd) error { return opt.WrapNode(n.name, cmd) }
-	}
-	if wrap != nil {
-		if err := wrap(cmd); err != nil {
-			return err
-		}
+	if err := in.startInHost(opt, i, in.cred, nil, server, in.nodeArgs(i)...); err != nil {
+		return err
 	}
 	var err error
-	if n.proc, err = StartProcess(cmd); err != nil {
-		return fmt.Errorf("start galera node %s: %w", n.name, err)
-	}
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Net, cfg.Addr = "root", "unix", n.sock
 	if n.db, err = sql.Open("mysql", cfg.FormatDSN()); err != nil {
 		return err
 	}
-	if err := n.proc.waitReady(ctx, n.db.PingContext, "galera node "+n.name, n.errorLog); err != nil {
+	if err := n.proc.waitReady(ctx, n.db.PingContext, "galera node "+n.name, n.logFile); err != nil {
 		return err
 	}
 	return in.waitFor(ctx, "node "+n.name+" Synced", func(ctx context.Context) (bool, error) {

@@ -2,19 +2,16 @@ package target
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"shootout/internal/dialect"
 	"shootout/internal/netns"
-	"shootout/internal/proto"
 )
 
 // Clustered is an instance of several nodes: what each node's own
@@ -80,46 +77,11 @@ type nodeMark struct {
 	link     netns.RelayCounts
 }
 
-func (in *galeraInstance) Endpoint() proto.Endpoint   { return in.ep }
-func (in *galeraInstance) DB() *sql.DB                { return in.db }
-func (in *galeraInstance) Dialect() dialect.Dialect   { return Galera{}.Dialect() }
-func (in *galeraInstance) DataDir() string            { return in.nodesDir() }
-func (in *galeraInstance) Applied() map[string]string { return in.applied }
-func (in *galeraInstance) Exited() <-chan struct{}    { return in.exited }
-
-func (in *galeraInstance) PIDs() []int {
-	var pids []int
-	for _, n := range in.nodes {
-		if n.proc != nil {
-			pids = append(pids, n.proc.PID())
-		}
-	}
-	return pids
-}
-
-// Death names the first node that is gone, and how.
-func (in *galeraInstance) Death() string {
-	for _, n := range in.nodes {
-		if d := n.death(n.errorLog); d != "" {
-			return "galera node " + n.name + " " + d
-		}
-	}
-	return ""
-}
-
-func (in *galeraInstance) Version(ctx context.Context) (string, error) {
-	var v string
-	err := in.nodes[0].db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v)
-	return v, err
-}
-
-func (in *galeraInstance) Settings(ctx context.Context) (map[string]string, error) {
-	return querySettings(ctx, in.nodes[0].db, "SHOW GLOBAL VARIABLES")
-}
+func (in *galeraInstance) Dialect() dialect.Dialect { return Galera{}.Dialect() }
 
 // engine is node n as a MariaDB instance, for InnoDB's write-back.
 func (n *galeraNode) engine() *mariadbInstance {
-	return &mariadbInstance{managed: n.managed, engine: "innodb", errorLog: n.errorLog}
+	return &mariadbInstance{managed: n.managed, engine: "innodb", errorLog: n.logFile}
 }
 
 // WriteBack waits until every node has applied what the others
@@ -190,25 +152,24 @@ func (in *galeraInstance) waitApplied(ctx context.Context, limit time.Duration) 
 }
 
 func (in *galeraInstance) MarkNodes(ctx context.Context) error {
-	in.marks = make([]nodeMark, len(in.nodes))
-	for i, n := range in.nodes {
-		if _, err := n.db.ExecContext(ctx, "FLUSH STATUS"); err != nil {
-			return fmt.Errorf("node %s: %w", n.name, err)
+	// the averages start again from here; the counts are subtracted
+	err := in.markAll(func(i int) (map[string]float64, error) {
+		if _, err := in.nodes[i].db.ExecContext(ctx, "FLUSH STATUS"); err != nil {
+			return nil, err
 		}
-		st, err := n.status(ctx)
-		if err != nil {
-			return fmt.Errorf("node %s: %w", n.name, err)
-		}
-		in.marks[i] = nodeMark{counters: numbers(st), cpu: procCPU(n.proc.PID())}
-		in.marks[i].link, _ = in.net.RelayCounts(i)
+		st, err := in.nodes[i].status(ctx)
+		return numbers(st), err
+	}, procCPU)
+	if err != nil {
+		return err
 	}
 	in.startCut()
 	return nil
 }
 
 func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
-	if len(in.marks) != len(in.nodes) {
-		return nil, errors.New("the nodes' window was not started")
+	if err := in.windowStarted(); err != nil {
+		return nil, err
 	}
 	var out []NodeStats
 	var errs []error
@@ -237,12 +198,7 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		ns.Levels = galeraAverages
 		out = append(out, ns)
 	}
-	for i := range out {
-		if c, ok := in.net.RelayCounts(i); ok {
-			d := c.Sub(in.marks[i].link)
-			out[i].Link = &d
-		}
-	}
+	in.addLinks(out)
 	in.cut.fill(out)
 	return out, errors.Join(errs...)
 }
@@ -334,38 +290,20 @@ func same(xs []int64) bool {
 // needs writing), then removes the hosts and the directory.
 func (in *galeraInstance) Stop(ctx context.Context) error {
 	in.endCut()
-	if in.db != nil {
-		in.db.Close()
+	return in.stopAll(func(n *galeraNode) error { return n.stop(ctx) })
+}
+
+// stop stops a mariadbd node at once: its directory goes next, so
+// nothing needs writing.
+func (n *galeraNode) stop(ctx context.Context) error {
+	if n.db != nil {
+		quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+		n.db.ExecContext(quick, "SET GLOBAL innodb_fast_shutdown=2")
+		cancel()
+		n.db.Close()
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(in.nodes))
-	for i, n := range in.nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if n.db != nil {
-				quick, cancel := context.WithTimeout(ctx, 5*time.Second)
-				n.db.ExecContext(quick, "SET GLOBAL innodb_fast_shutdown=2")
-				cancel()
-				n.db.Close()
-			}
-			if n.proc != nil {
-				errs[i] = n.proc.Stop(syscall.SIGTERM, 30*time.Second)
-			}
-		}()
+	if n.proc == nil {
+		return nil
 	}
-	wg.Wait()
-	if in.net != nil {
-		in.net.StopRelay()
-	}
-	if in.netID != "" {
-		// by id: whatever of the network was made, even half
-		if err := netns.Remove(in.netID); err != nil {
-			errs = append(errs, err)
-		} else if in.forgetNet != nil {
-			in.forgetNet(in.netID)
-		}
-	}
-	removeServerDir(in.dir, in.keep)
-	return errors.Join(errs...)
+	return n.proc.Stop(syscall.SIGTERM, 30*time.Second)
 }

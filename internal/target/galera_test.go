@@ -153,7 +153,8 @@ func TestNodeStatsListsEveryNode(t *testing.T) {
 	proc := &Process{cmd: &exec.Cmd{Process: self}}
 	in := &galeraInstance{}
 	for _, name := range []string{"n1", "n2", "n3"} {
-		n := &galeraNode{managed: managed{proc: proc, db: sql.OpenDB(deadNode{})}, name: name}
+		n := &galeraNode{}
+		n.managed, n.name = managed{proc: proc, db: sql.OpenDB(deadNode{})}, name
 		in.nodes = append(in.nodes, n)
 	}
 	died := time.Now()

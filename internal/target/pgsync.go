@@ -12,15 +12,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"shootout/internal/child"
 	"shootout/internal/dialect"
-	"shootout/internal/netns"
 	"shootout/internal/proto"
-	"shootout/internal/units"
 )
 
 // PgSync is a PostgreSQL primary with a streaming standby that shootout
@@ -107,26 +104,20 @@ func (PgSync) Available() error {
 
 // pgNode is one postgres of the pair: its directory, its process, and
 // a pool on its unix socket (which no namespace hides).
+// pgNode's exit is not timed (diedAt stays nil): the primary's ends the
+// cell, the standby's leaves the primary's commits waiting.
 type pgNode struct {
-	managed
-	name, logFile, addr string
+	clusterNode
 }
 
+func (*pgNode) kind() string { return "postgres" }
+
+// pgSyncInstance's nodes are the primary, then the standby.
 type pgSyncInstance struct {
-	dir       string
-	keep      bool
-	bin       string
-	cred      *syscall.Credential
-	pw        string
-	netID     string
-	net       *netns.Net
-	forgetNet func(string)
-	nodes     []*pgNode // the primary, then the standby
-	applied   map[string]string
-	db        *sql.DB
-	ep        proto.Endpoint
-	exited    chan struct{}
-	marks     []pgMark
+	cluster[*pgNode]
+	bin  string
+	cred *syscall.Credential
+	pw   string
 }
 
 // Start makes the two hosts, the primary (initdb), the standby
@@ -147,28 +138,15 @@ func (p PgSync) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	if err != nil {
 		return nil, err
 	}
-	in := &pgSyncInstance{dir: dir, keep: opt.KeepData, bin: bin, cred: cred, pw: password(), forgetNet: opt.ForgetNet, exited: make(chan struct{})}
+	in := &pgSyncInstance{bin: bin, cred: cred, pw: password(), cluster: cluster[*pgNode]{dir: dir, keep: opt.KeepData, forgetNet: opt.ForgetNet,
+		exited: make(chan struct{}), versionQuery: "SHOW server_version", settingsQuery: "SELECT name, setting FROM pg_settings"}}
 	defer func() {
 		if err != nil {
 			in.Stop(context.WithoutCancel(ctx))
 		}
 	}()
-	in.netID = netns.NewID()
-	if opt.AddNet != nil {
-		opt.AddNet(in.netID)
-	}
-	if in.net, err = netns.Create(ctx, in.netID, 2, ""); err != nil {
+	if err := in.makeHosts(ctx, opt, 2, "", "link between primary and standby"); err != nil {
 		return nil, err
-	}
-	if opt.Link != "" {
-		l, err := units.ParseLink(opt.Link)
-		if err != nil {
-			return nil, fmt.Errorf("--link %w", err)
-		}
-		if err := in.net.Relay(ctx, netns.Link{Delay: l.Delay, Rate: l.Rate}); err != nil {
-			return nil, err
-		}
-		logf(opt.Log, "link between primary and standby: %s (a relay holds every packet between them)", l)
 	}
 	if err := in.size(opt, settings); err != nil {
 		return nil, err
@@ -203,8 +181,9 @@ func (in *pgSyncInstance) size(opt StartOptions, settings map[string]string) err
 	in.applied["synchronous_standby_names"] = pgStandbyName
 	for i, name := range []string{"primary", pgStandbyName} {
 		d := filepath.Join(in.nodesDir(), name)
-		n := &pgNode{managed: managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true},
-			name: name, logFile: filepath.Join(d, "postgres.log"), addr: in.net.Nodes[i].Addr.String()}
+		n := &pgNode{}
+		n.managed = managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true}
+		n.name, n.logFile, n.addr = name, filepath.Join(d, "postgres.log"), in.net.Nodes[i].Addr.String()
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return err
 		}
@@ -212,8 +191,6 @@ func (in *pgSyncInstance) size(opt StartOptions, settings map[string]string) err
 	}
 	return chownTree(in.nodesDir(), in.cred)
 }
-
-func (in *pgSyncInstance) nodesDir() string { return filepath.Join(in.dir, "nodes") }
 
 // subnet is the hosts' /24: the clients and the other node connect from it.
 func (in *pgSyncInstance) subnet() string {
@@ -259,7 +236,7 @@ func (in *pgSyncInstance) startPrimary(ctx context.Context, opt StartOptions) er
 // goes in the standby's own files, never on a command line.
 func (in *pgSyncInstance) startStandby(ctx context.Context, opt StartOptions) error {
 	n := in.nodes[1]
-	cmd := in.net.Command(1, "setpriv", append(in.privArgs(), filepath.Join(in.bin, "pg_basebackup"),
+	cmd := in.net.Command(1, "setpriv", append(privArgs(in.cred), filepath.Join(in.bin, "pg_basebackup"),
 		"-h", in.nodes[0].addr, "-p", "5432", "-U", "shootout", "-D", n.dataDir, "-X", "stream", "-c", "fast", "--no-sync")...)
 	cmd.Env = append(os.Environ(), "PGPASSWORD="+in.pw)
 	if out, err := child.CombinedOutput(cmd); err != nil {
@@ -289,43 +266,24 @@ func writeOwned(path, text string, cred *syscall.Credential) error {
 	return os.Chown(path, int(cred.Uid), int(cred.Gid))
 }
 
-// privArgs are setpriv's: the postgres user, and the parent-death signal
-// set again after the change of user (which clears it).
-func (in *pgSyncInstance) privArgs() []string {
-	return []string{fmt.Sprintf("--reuid=%d", in.cred.Uid), fmt.Sprintf("--regid=%d", in.cred.Gid), "--clear-groups", "--pdeathsig=KILL"}
-}
-
 // startNode starts node i in its namespace as the postgres user (ip
 // execs setpriv, which execs postgres: one pid throughout), in its own
 // cgroups, and waits until it answers on its socket.
 func (in *pgSyncInstance) startNode(ctx context.Context, opt StartOptions, i int) error {
 	n := in.nodes[i]
-	args := append(in.privArgs(), filepath.Join(in.bin, "postgres"), "-D", n.dataDir,
-		"-c", "listen_addresses="+n.addr, "-c", "unix_socket_directories="+n.dir)
+	args := []string{"-D", n.dataDir, "-c", "listen_addresses=" + n.addr, "-c", "unix_socket_directories=" + n.dir}
 	for _, k := range slices.Sorted(maps.Keys(in.applied)) {
 		if k != "synchronous_standby_names" { // set once the standby streams
 			args = append(args, "-c", k+"="+in.applied[k])
 		}
 	}
-	cmd := in.net.Command(i, "setpriv", args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	logOut, err := os.OpenFile(n.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer logOut.Close()
-	cmd.Stdout, cmd.Stderr = logOut, logOut
-	wrap := opt.Wrap
-	if opt.WrapNode != nil {
-		wrap = func(cmd *exec.Cmd) error { return opt.WrapNode(n.name, cmd) }
-	}
-	if wrap != nil {
-		if err := wrap(cmd); err != nil {
-			return err
-		}
-	}
-	if n.proc, err = StartProcess(cmd); err != nil {
-		return fmt.Errorf("start postgres %s: %w", n.name, err)
+	if err := in.startInHost(opt, i, in.cred, logOut, filepath.Join(in.bin, "postgres"), args...); err != nil {
+		return err
 	}
 	if n.db, err = openSQL("pgx", fmt.Sprintf("host=%s port=5432 user=shootout password=%s dbname=postgres", n.dir, in.pw)); err != nil {
 		return err
@@ -381,42 +339,7 @@ func (in *pgSyncInstance) watch() {
 	close(in.exited)
 }
 
-func (in *pgSyncInstance) Endpoint() proto.Endpoint   { return in.ep }
-func (in *pgSyncInstance) DB() *sql.DB                { return in.db }
-func (in *pgSyncInstance) Dialect() dialect.Dialect   { return PgSync{}.Dialect() }
-func (in *pgSyncInstance) DataDir() string            { return in.nodesDir() }
-func (in *pgSyncInstance) Applied() map[string]string { return in.applied }
-func (in *pgSyncInstance) Exited() <-chan struct{}    { return in.exited }
-
-func (in *pgSyncInstance) PIDs() []int {
-	var pids []int
-	for _, n := range in.nodes {
-		if n.proc != nil {
-			pids = append(pids, n.proc.PID())
-		}
-	}
-	return pids
-}
-
-// Death names the first node that is gone, and how.
-func (in *pgSyncInstance) Death() string {
-	for _, n := range in.nodes {
-		if d := n.death(n.logFile); d != "" {
-			return "postgres " + n.name + " " + d
-		}
-	}
-	return ""
-}
-
-func (in *pgSyncInstance) Version(ctx context.Context) (string, error) {
-	var v string
-	err := in.nodes[0].db.QueryRowContext(ctx, "SHOW server_version").Scan(&v)
-	return v, err
-}
-
-func (in *pgSyncInstance) Settings(ctx context.Context) (map[string]string, error) {
-	return querySettings(ctx, in.nodes[0].db, "SELECT name, setting FROM pg_settings")
-}
+func (in *pgSyncInstance) Dialect() dialect.Dialect { return PgSync{}.Dialect() }
 
 // Settle vacuums and checkpoints the primary, waits for the standby to
 // replay it all and restarts it there (a checkpoint on a standby).
@@ -446,33 +369,9 @@ func (in *pgSyncInstance) WriteBack(ctx context.Context, limit time.Duration) (W
 // Stop stops both nodes at once (immediately when the directory goes
 // next), then removes the hosts and the directory.
 func (in *pgSyncInstance) Stop(ctx context.Context) error {
-	if in.db != nil {
-		in.db.Close()
-	}
 	sig := syscall.SIGINT
 	if !in.keep {
 		sig = syscall.SIGQUIT
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(in.nodes))
-	for i, n := range in.nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = n.shutdown(sig)
-		}()
-	}
-	wg.Wait()
-	if in.net != nil {
-		in.net.StopRelay()
-	}
-	if in.netID != "" {
-		if err := netns.Remove(in.netID); err != nil {
-			errs = append(errs, err)
-		} else if in.forgetNet != nil {
-			in.forgetNet(in.netID)
-		}
-	}
-	removeServerDir(in.dir, in.keep)
-	return errors.Join(errs...)
+	return in.stopAll(func(n *pgNode) error { return n.shutdown(sig) })
 }

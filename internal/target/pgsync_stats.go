@@ -10,16 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"shootout/internal/netns"
 )
-
-// pgMark is a node's counters and CPU at the start of the window.
-type pgMark struct {
-	counters map[string]float64
-	cpu      float64
-	link     netns.RelayCounts
-}
 
 // The primary's WAL positions (bytes since 0/0) and pg_stat_replication's
 // view of the standby: how far it was sent, and replayed there, and the
@@ -65,21 +56,12 @@ func (in *pgSyncInstance) counters(ctx context.Context, i int) (map[string]float
 }
 
 func (in *pgSyncInstance) MarkNodes(ctx context.Context) error {
-	in.marks = make([]pgMark, len(in.nodes))
-	for i, n := range in.nodes {
-		c, err := in.counters(ctx, i)
-		if err != nil {
-			return fmt.Errorf("node %s: %w", n.name, err)
-		}
-		in.marks[i] = pgMark{counters: c, cpu: procTreeCPU(n.proc.PID())}
-		in.marks[i].link, _ = in.net.RelayCounts(i)
-	}
-	return nil
+	return in.markAll(func(i int) (map[string]float64, error) { return in.counters(ctx, i) }, procTreeCPU)
 }
 
 func (in *pgSyncInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
-	if len(in.marks) != len(in.nodes) {
-		return nil, errors.New("the nodes' window was not started")
+	if err := in.windowStarted(); err != nil {
+		return nil, err
 	}
 	var out []NodeStats
 	var errs []error
@@ -116,12 +98,7 @@ func (in *pgSyncInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		slices.Sort(ns.Levels)
 		out = append(out, ns)
 	}
-	for i := range out {
-		if c, ok := in.net.RelayCounts(i); ok {
-			d := c.Sub(in.marks[i].link)
-			out[i].Link = &d
-		}
-	}
+	in.addLinks(out)
 	return out, errors.Join(errs...)
 }
 

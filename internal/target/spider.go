@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,9 +20,7 @@ import (
 
 	"shootout/internal/child"
 	"shootout/internal/dialect"
-	"shootout/internal/netns"
 	"shootout/internal/proto"
-	"shootout/internal/units"
 )
 
 // Spider is a MariaDB head node holding Spider tables over N backend
@@ -153,25 +150,15 @@ type spiderNode struct {
 	sb *sql.DB
 }
 
+func (*spiderNode) kind() string { return "spider node" }
+
 type spiderInstance struct {
-	dir       string
-	keep      bool
-	conf      spiderConf
-	cred      *syscall.Credential
-	netID     string
-	net       *netns.Net
-	forgetNet func(string)
-	nodes     []*spiderNode
-	applied   map[string]string
-	db        *sql.DB
-	ep        proto.Endpoint
-	pw        string
-	exited    chan struct{}
-	exitOnce  sync.Once
-	marks     []nodeMark
+	cluster[*spiderNode]
+	conf spiderConf
+	cred *syscall.Credential
+	pw   string
 }
 
-func (in *spiderInstance) nodesDir() string  { return filepath.Join(in.dir, "nodes") }
 func (in *spiderInstance) head() *spiderNode { return in.nodes[0] }
 func (in *spiderInstance) backends() []*spiderNode {
 	return in.nodes[1:]
@@ -198,28 +185,15 @@ func (s Spider) Start(ctx context.Context, opt StartOptions) (_ Instance, err er
 	if err != nil {
 		return nil, err
 	}
-	in := &spiderInstance{dir: dir, keep: opt.KeepData, conf: conf, cred: cred, forgetNet: opt.ForgetNet, pw: password(), exited: make(chan struct{})}
+	in := &spiderInstance{conf: conf, cred: cred, pw: password(), cluster: cluster[*spiderNode]{dir: dir, keep: opt.KeepData, forgetNet: opt.ForgetNet,
+		exited: make(chan struct{}), versionQuery: mysqlVersionQuery, settingsQuery: mysqlSettingsQuery}}
 	defer func() {
 		if err != nil {
 			in.Stop(context.WithoutCancel(ctx))
 		}
 	}()
-	in.netID = netns.NewID()
-	if opt.AddNet != nil {
-		opt.AddNet(in.netID)
-	}
-	if in.net, err = netns.Create(ctx, in.netID, conf.backends+1, ""); err != nil {
+	if err := in.makeHosts(ctx, opt, conf.backends+1, "", "links between head and backends"); err != nil {
 		return nil, err
-	}
-	if opt.Link != "" {
-		l, err := units.ParseLink(opt.Link)
-		if err != nil {
-			return nil, fmt.Errorf("--link %w", err)
-		}
-		if err := in.net.Relay(ctx, netns.Link{Delay: l.Delay, Rate: l.Rate}); err != nil {
-			return nil, err
-		}
-		logf(opt.Log, "links between head and backends: %s (a relay holds every packet between nodes)", l)
 	}
 	if err := in.size(opt); err != nil {
 		return nil, err
@@ -266,8 +240,9 @@ func (in *spiderInstance) size(opt StartOptions) error {
 			name = fmt.Sprintf("b%d", i)
 		}
 		d := filepath.Join(in.nodesDir(), name)
-		node := &spiderNode{galeraNode: galeraNode{managed: managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true},
-			name: name, sock: filepath.Join(d, "mysqld.sock"), errorLog: filepath.Join(d, "error.log"), addr: nd.Addr.String()}}
+		node := &spiderNode{galeraNode: galeraNode{sock: filepath.Join(d, "mysqld.sock")}}
+		node.managed = managed{dir: d, dataDir: filepath.Join(d, "data"), keep: true}
+		node.name, node.logFile, node.addr = name, filepath.Join(d, "error.log"), nd.Addr.String()
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return err
 		}
@@ -285,7 +260,7 @@ func (in *spiderInstance) nodeArgs(i int) []string {
 	n := in.nodes[i]
 	engine := in.conf.engine
 	args := []string{"--no-defaults", "--datadir=" + n.dataDir, "--socket=" + n.sock,
-		"--pid-file=" + filepath.Join(n.dir, "mysqld.pid"), "--log-error=" + n.errorLog,
+		"--pid-file=" + filepath.Join(n.dir, "mysqld.pid"), "--log-error=" + n.logFile,
 		"--bind-address=" + n.addr, "--port=3306", "--skip-name-resolve",
 		"--max-connections=1000", "--local-infile=1"}
 	if i == 0 {
@@ -339,7 +314,7 @@ func (in *spiderInstance) startNodes(ctx context.Context, opt StartOptions) erro
 		}
 	}
 	for _, n := range in.nodes {
-		if err := n.proc.waitReady(ctx, n.db.PingContext, "spider node "+n.name, n.errorLog); err != nil {
+		if err := n.proc.waitReady(ctx, n.db.PingContext, "spider node "+n.name, n.logFile); err != nil {
 			return err
 		}
 		go in.watchNode(n)
@@ -352,23 +327,10 @@ func (in *spiderInstance) startNodes(ctx context.Context, opt StartOptions) erro
 // setpriv, which execs mariadbd: one pid), in cgroups of its own.
 func (in *spiderInstance) startNode(opt StartOptions, server string, i int) error {
 	n := in.nodes[i]
-	args := append([]string{fmt.Sprintf("--reuid=%d", in.cred.Uid), fmt.Sprintf("--regid=%d", in.cred.Gid),
-		"--clear-groups", "--pdeathsig=KILL", server}, in.nodeArgs(i)...)
-	cmd := in.net.Command(i, "setpriv", args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	wrap := opt.Wrap
-	if opt.WrapNode != nil {
-		wrap = func(cmd *exec.Cmd) error { return opt.WrapNode(n.name, cmd) }
-	}
-	if wrap != nil {
-		if err := wrap(cmd); err != nil {
-			return err
-		}
+	if err := in.startInHost(opt, i, in.cred, nil, server, in.nodeArgs(i)...); err != nil {
+		return err
 	}
 	var err error
-	if n.proc, err = StartProcess(cmd); err != nil {
-		return fmt.Errorf("start spider node %s: %w", n.name, err)
-	}
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Net, cfg.Addr = "root", "unix", n.sock
 	n.db, err = sql.Open("mysql", cfg.FormatDSN())

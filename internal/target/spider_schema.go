@@ -2,18 +2,13 @@ package target
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"shootout/internal/dialect"
-	"shootout/internal/netns"
-	"shootout/internal/proto"
 )
 
 var (
@@ -135,50 +130,14 @@ func intColumn(stmt, col string) bool {
 	return re.MatchString(stmt)
 }
 
-func (in *spiderInstance) Endpoint() proto.Endpoint { return in.ep }
-func (in *spiderInstance) DB() *sql.DB              { return in.db }
-
 // Dialect is the backends' engine's: the workload writes its tables for it.
 func (in *spiderInstance) Dialect() dialect.Dialect {
 	return dialect.Dialect{Flavor: dialect.MySQL, Engine: in.conf.engine}
 }
-func (in *spiderInstance) DataDir() string            { return in.nodesDir() }
-func (in *spiderInstance) Applied() map[string]string { return in.applied }
-func (in *spiderInstance) Exited() <-chan struct{}    { return in.exited }
-
-func (in *spiderInstance) PIDs() []int {
-	var pids []int
-	for _, n := range in.nodes {
-		if n.proc != nil {
-			pids = append(pids, n.proc.PID())
-		}
-	}
-	return pids
-}
-
-// Death names the first node that is gone, and how.
-func (in *spiderInstance) Death() string {
-	for _, n := range in.nodes {
-		if d := n.death(n.errorLog); d != "" {
-			return "spider node " + n.name + " " + d
-		}
-	}
-	return ""
-}
-
-func (in *spiderInstance) Version(ctx context.Context) (string, error) {
-	var v string
-	err := in.head().db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v)
-	return v, err
-}
-
-func (in *spiderInstance) Settings(ctx context.Context) (map[string]string, error) {
-	return querySettings(ctx, in.head().db, "SHOW GLOBAL VARIABLES")
-}
 
 // engine is backend n as a MariaDB instance of the backends' engine.
 func (in *spiderInstance) engine(n *spiderNode) *mariadbInstance {
-	return &mariadbInstance{managed: n.managed, engine: in.conf.engine, errorLog: n.errorLog}
+	return &mariadbInstance{managed: n.managed, engine: in.conf.engine, errorLog: n.logFile}
 }
 
 // WriteBack writes each backend's dirty pages (or memtables) within
@@ -231,21 +190,12 @@ func (in *spiderInstance) status(ctx context.Context, n *spiderNode) (map[string
 }
 
 func (in *spiderInstance) MarkNodes(ctx context.Context) error {
-	in.marks = make([]nodeMark, len(in.nodes))
-	for i, n := range in.nodes {
-		st, err := in.status(ctx, n)
-		if err != nil {
-			return fmt.Errorf("node %s: %w", n.name, err)
-		}
-		in.marks[i] = nodeMark{counters: st, cpu: procCPU(n.proc.PID())}
-		in.marks[i].link, _ = in.net.RelayCounts(i)
-	}
-	return nil
+	return in.markAll(func(i int) (map[string]float64, error) { return in.status(ctx, in.nodes[i]) }, procCPU)
 }
 
 func (in *spiderInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
-	if len(in.marks) != len(in.nodes) {
-		return nil, errors.New("the nodes' window was not started")
+	if err := in.windowStarted(); err != nil {
+		return nil, err
 	}
 	var out []NodeStats
 	var errs []error
@@ -270,10 +220,7 @@ func (in *spiderInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 		}
 		ns.Deadlocks = ns.Counters[innodbDeadlocks]
 		delete(ns.Counters, innodbDeadlocks)
-		if c, ok := in.net.RelayCounts(i); ok {
-			d := c.Sub(in.marks[i].link)
-			ns.Link = &d
-		}
+		ns.Link = in.linkSince(i)
 		out = append(out, ns)
 	}
 	return out, errors.Join(errs...)
@@ -313,40 +260,10 @@ func (in *spiderInstance) CheckNodes(ctx context.Context) (checked, failures []s
 // Stop stops every node at once (the directory goes next, so nothing
 // needs writing), then removes the hosts and the directory.
 func (in *spiderInstance) Stop(ctx context.Context) error {
-	if in.db != nil {
-		in.db.Close()
-	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(in.nodes))
-	for i, n := range in.nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if n.sb != nil {
-				n.sb.Close()
-			}
-			if n.db != nil {
-				quick, cancel := context.WithTimeout(ctx, 5*time.Second)
-				n.db.ExecContext(quick, "SET GLOBAL innodb_fast_shutdown=2")
-				cancel()
-				n.db.Close()
-			}
-			if n.proc != nil {
-				errs[i] = n.proc.Stop(syscall.SIGTERM, 30*time.Second)
-			}
-		}()
-	}
-	wg.Wait()
-	if in.net != nil {
-		in.net.StopRelay()
-	}
-	if in.netID != "" {
-		if err := netns.Remove(in.netID); err != nil {
-			errs = append(errs, err)
-		} else if in.forgetNet != nil {
-			in.forgetNet(in.netID)
+	return in.stopAll(func(n *spiderNode) error {
+		if n.sb != nil {
+			n.sb.Close()
 		}
-	}
-	removeServerDir(in.dir, in.keep)
-	return errors.Join(errs...)
+		return n.stop(ctx)
+	})
 }
