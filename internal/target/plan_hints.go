@@ -13,7 +13,7 @@ type SettingsOwner interface {
 }
 
 func (Galera) OwnSettings() []string {
-	return []string{galeraNodesKey, galeraWritersKey, galeraLinkKey}
+	return []string{galeraNodesKey, galeraWritersKey, galeraLinkKey, galeraCutKey}
 }
 
 func (Spider) OwnSettings() []string {
