@@ -56,7 +56,7 @@ func parseCSV(lr *logReader, b *builder) error {
 	b.h.Protocol = ProtoPostgres
 	b.h.Missing = []string{
 		"rows returned, rows affected and the rows' checksums",
-		"parameters' types: the log writes every parameter as text, so each is recorded as a string",
+		"parameters' types and spelling: the log writes every parameter as the server prints its type (a timestamp without its fraction's trailing zeros), not as the client sent it; each is recorded as that string",
 		"times to the millisecond: log_time is when a statement ended; its start is that less its duration",
 		"failed statements' durations (start_ns = end_ns = when the error was logged) and their parameters",
 		"statements sent but never run (skipped after an error before the same Sync), and closes of prepared statements",

@@ -49,6 +49,7 @@ func mysqlMissing(b *builder, extra ...string) {
 		"sub-second start times: the log gives the second a statement started, in the server's time zone (read as this machine's)",
 		"prepared statements' parameters: an execution is logged with its parameters written into the text, so it is recorded as a text query (kind by its first word)",
 		"rows' checksums",
+		"white space and semicolons before and after a statement: the server strips them before it runs and logs the statement",
 		"passwords in statements (IDENTIFIED BY, PASSWORD): replaced by '<redacted>'",
 	}, extra...)
 }
