@@ -105,3 +105,57 @@ func TestCaptureStopsOnSIGTERMWithACompleteFile(t *testing.T) {
 		t.Errorf("the password of --to is in the capture or the log")
 	}
 }
+
+// A replay of what is no capture, of a capture cut short, or of another
+// protocol's capture than the targets' is one line naming the file and
+// line, exit 2, and nothing started: no result directory, no server.
+func TestReplayOfABadCaptureIsOneLineExit2(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	head := func(proto string) string {
+		return `{"type":"header","format":"shootout-capture","version":1,"protocol":"` + proto + `","start_ns":1000}` + "\n" +
+			`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+			`{"type":"command","session":1,"seq":1,"kind":"query","text":"SELECT 1","start_ns":2000,"end_ns":3000,"rows":1}` + "\n"
+	}
+	end := `{"type":"end","at_ns":9000}` + "\n"
+	noLog := write("app.log", "2026-11-28 03:18:24 LOG:  database system is ready\n")
+	cut := write("cut.capture", head("mysql")[:len(head("mysql"))-40])
+	noEnd := write("noend.capture", head("mysql"))
+	pg := write("pg.capture", head("postgresql")+end)
+	my := write("my.capture", head("mysql")+end)
+	slow := write("slow.log", "# Time: 261128  3:18:20\n# User@Host: u[u] @  [127.0.0.1]\n# Thread_id: 5  Schema: db  QC_hit: No\nSELECT 1")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--replay", noLog, "--targets", "mariadb-innodb"}, noLog + ":1: not a shootout capture"},
+		{[]string{"run", "--replay", cut, "--targets", "mariadb-innodb"}, cut + ":3: truncated line"},
+		{[]string{"run", "--replay", noEnd, "--targets", "mariadb-innodb"}, noEnd + ":4: no end line: the capture was cut short"},
+		{[]string{"run", "--replay", pg, "--targets", "mariadb-innodb"}, pg + ":1: a capture of the postgresql protocol replays on PostgreSQL targets, not on MariaDB"},
+		{[]string{"run", "--replay", my, "--targets", "postgres"}, my + ":1: a capture of the mysql protocol replays on MariaDB or MySQL targets, not on PostgreSQL"},
+		{[]string{"capture", "--from-log", slow, "--format", "slow", "--out", filepath.Join(dir, "c.capture")}, slow + ":4: truncated line"},
+		{[]string{"capture", "--from-log", noLog, "--format", "csvlog", "--out", filepath.Join(dir, "c.capture")}, noLog + ":1: not a"},
+	} {
+		out := filepath.Join(dir, "results"+filepath.Base(c.args[2]))
+		args := c.args
+		if args[0] == "run" {
+			args = append(args, "--duration", "5s", "--out", out)
+		}
+		stdout, stderr, code := shootout(t, nil, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || len(lines) != 1 || !strings.Contains(stderr, c.want) || strings.Contains(stdout+stderr, "started") {
+			t.Errorf("%v: exit %d, want 2 and one line with %q\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+		for _, p := range []string{out, filepath.Join(dir, "c.capture")} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("%v: %s was written", c.args, p)
+			}
+		}
+	}
+}
