@@ -87,21 +87,27 @@ func startTarget(t *testing.T, name string, settings map[string]string) target.I
 	return inst
 }
 
-var csrf = regexp.MustCompile(`name="authenticity_token" value="([^"]+)"`)
+var (
+	csrf    = regexp.MustCompile(`name="authenticity_token" value="([^"]+)"`)
+	editIDs = regexp.MustCompile(`href="/(?:issue_statuses|trackers|enumerations)/(\d+)/edit"`)
+)
 
-// browse is a user of Redmine: the home page, the login form, a login as
-// the admin the migrations made, the projects and issues, a new project.
+// browse is a user of Redmine: the home page, a login as the admin the
+// migrations made, the projects, what an issue needs (a status, a
+// tracker, a priority), a project, an issue created, listed and shown.
 func browse(t *testing.T, base string) []string {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: time.Minute}
 	var said []string
-	do := func(method, path string, form url.Values) string {
+	do := func(path string, form url.Values) (page, at string) {
 		var resp *http.Response
 		var err error
+		method := "GET"
 		if form == nil {
 			resp, err = c.Get(base + path)
 		} else {
+			method = "POST"
 			resp, err = c.PostForm(base+path, form)
 		}
 		if err != nil {
@@ -110,26 +116,49 @@ func browse(t *testing.T, base string) []string {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		said = append(said, fmt.Sprintf("%s %s: %s", method, path, resp.Status))
-		if resp.StatusCode >= 500 {
+		if resp.StatusCode >= 400 {
 			t.Fatalf("%s %s: %s", method, path, resp.Status)
 		}
-		return string(b)
+		return string(b), resp.Request.URL.Path
 	}
-	token := func(page string) string {
-		m := csrf.FindStringSubmatch(page)
+	// post sends a form with the token of the page that shows it
+	post := func(formPath, path string, form url.Values) (page, at string) {
+		p, _ := do(formPath, nil)
+		m := csrf.FindStringSubmatch(p)
 		if m == nil {
-			t.Fatalf("no authenticity_token in the page: %.300s", page)
+			t.Fatalf("no authenticity_token in %s: %.300s", formPath, p)
+		}
+		form.Set("authenticity_token", m[1])
+		return do(path, form)
+	}
+	// id is the one record a fresh list shows
+	id := func(page string) string {
+		m := editIDs.FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no record in the list: %.300s", page)
 		}
 		return m[1]
 	}
-	do("GET", "/", nil)
-	login := do("GET", "/login", nil)
-	do("POST", "/login", url.Values{"authenticity_token": {token(login)}, "username": {"admin"}, "password": {"admin"}})
-	do("GET", "/projects", nil)
-	form := do("GET", "/projects/new", nil)
-	do("POST", "/projects", url.Values{"authenticity_token": {token(form)}, "project[name]": {"Captured"}, "project[identifier]": {"captured"}})
-	do("GET", "/projects/captured", nil)
-	do("GET", "/issues", nil)
+	do("/", nil)
+	post("/login", "/login", url.Values{"username": {"admin"}, "password": {"admin"}})
+	// the migrations' admin must change its password before anything else
+	post("/my/password", "/my/password", url.Values{"password": {"admin"}, "new_password": {"captured-9"}, "new_password_confirmation": {"captured-9"}})
+	do("/projects", nil)
+	list, _ := post("/issue_statuses/new", "/issue_statuses", url.Values{"issue_status[name]": {"New"}})
+	status := id(list)
+	list, _ = post("/trackers/new", "/trackers", url.Values{"tracker[name]": {"Bug"}, "tracker[default_status_id]": {status}})
+	tracker := id(list)
+	post("/enumerations/new?type=IssuePriority", "/enumerations", url.Values{"enumeration[type]": {"IssuePriority"},
+		"enumeration[name]": {"Normal"}, "enumeration[is_default]": {"1"}, "enumeration[active]": {"1"}})
+	post("/projects/new", "/projects", url.Values{"project[name]": {"Captured"}, "project[identifier]": {"captured"},
+		"project[tracker_ids][]": {tracker}, "project[enabled_module_names][]": {"issue_tracking"}})
+	_, issue := post("/projects/captured/issues/new", "/projects/captured/issues", url.Values{"issue[tracker_id]": {tracker},
+		"issue[subject]": {"Captured from the logs"}, "issue[description]": {"a statement's 'quotes' and \\ stay"}})
+	if !strings.HasPrefix(issue, "/issues/") {
+		t.Fatalf("the new issue went to %s", issue)
+	}
+	do("/projects/captured/issues", nil)
+	do(issue, nil)
 	return said
 }
 
