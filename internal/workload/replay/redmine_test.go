@@ -92,74 +92,89 @@ var (
 	editIDs = regexp.MustCompile(`href="/(?:issue_statuses|trackers|enumerations)/(\d+)/edit"`)
 )
 
+// user is a browser on Redmine with its cookies, and what it was
+// answered.
+type user struct {
+	t    *testing.T
+	c    *http.Client
+	base string
+	said []string
+}
+
+// do gets path, or posts form to it, and returns the page and the path
+// it ended on (after redirects).
+func (u *user) do(path string, form url.Values) (page, at string) {
+	u.t.Helper()
+	var resp *http.Response
+	var err error
+	method := "GET"
+	if form == nil {
+		resp, err = u.c.Get(u.base + path)
+	} else {
+		method = "POST"
+		resp, err = u.c.PostForm(u.base+path, form)
+	}
+	if err != nil {
+		u.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	u.said = append(u.said, fmt.Sprintf("%s %s: %s", method, path, resp.Status))
+	if resp.StatusCode >= 400 {
+		u.t.Fatalf("%s %s: %s", method, path, resp.Status)
+	}
+	return string(b), resp.Request.URL.Path
+}
+
+// post sends a form with the token of the page that shows it.
+func (u *user) post(formPath, path string, form url.Values) (page, at string) {
+	u.t.Helper()
+	p, _ := u.do(formPath, nil)
+	m := csrf.FindStringSubmatch(p)
+	if m == nil {
+		u.t.Fatalf("no authenticity_token in %s: %.300s", formPath, p)
+	}
+	form.Set("authenticity_token", m[1])
+	return u.do(path, form)
+}
+
+// id is the one record a fresh list shows.
+func (u *user) id(page string) string {
+	m := editIDs.FindStringSubmatch(page)
+	if m == nil {
+		u.t.Fatalf("no record in the list: %.300s", page)
+	}
+	return m[1]
+}
+
 // browse is a user of Redmine: the home page, a login as the admin the
 // migrations made, the projects, what an issue needs (a status, a
 // tracker, a priority), a project, an issue created, listed and shown.
 func browse(t *testing.T, base string) []string {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: time.Minute}
-	var said []string
-	do := func(path string, form url.Values) (page, at string) {
-		var resp *http.Response
-		var err error
-		method := "GET"
-		if form == nil {
-			resp, err = c.Get(base + path)
-		} else {
-			method = "POST"
-			resp, err = c.PostForm(base+path, form)
-		}
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		said = append(said, fmt.Sprintf("%s %s: %s", method, path, resp.Status))
-		if resp.StatusCode >= 400 {
-			t.Fatalf("%s %s: %s", method, path, resp.Status)
-		}
-		return string(b), resp.Request.URL.Path
-	}
-	// post sends a form with the token of the page that shows it
-	post := func(formPath, path string, form url.Values) (page, at string) {
-		p, _ := do(formPath, nil)
-		m := csrf.FindStringSubmatch(p)
-		if m == nil {
-			t.Fatalf("no authenticity_token in %s: %.300s", formPath, p)
-		}
-		form.Set("authenticity_token", m[1])
-		return do(path, form)
-	}
-	// id is the one record a fresh list shows
-	id := func(page string) string {
-		m := editIDs.FindStringSubmatch(page)
-		if m == nil {
-			t.Fatalf("no record in the list: %.300s", page)
-		}
-		return m[1]
-	}
-	do("/", nil)
-	post("/login", "/login", url.Values{"username": {"admin"}, "password": {"admin"}})
+	u := &user{t: t, c: &http.Client{Jar: jar, Timeout: time.Minute}, base: base}
+	u.do("/", nil)
+	u.post("/login", "/login", url.Values{"username": {"admin"}, "password": {"admin"}})
 	// the migrations' admin must change its password before anything else
-	post("/my/password", "/my/password", url.Values{"password": {"admin"}, "new_password": {"captured-9"}, "new_password_confirmation": {"captured-9"}})
-	do("/projects", nil)
-	list, _ := post("/issue_statuses/new", "/issue_statuses", url.Values{"issue_status[name]": {"New"}})
-	status := id(list)
-	list, _ = post("/trackers/new", "/trackers", url.Values{"tracker[name]": {"Bug"}, "tracker[default_status_id]": {status}})
-	tracker := id(list)
-	post("/enumerations/new?type=IssuePriority", "/enumerations", url.Values{"enumeration[type]": {"IssuePriority"},
+	u.post("/my/password", "/my/password", url.Values{"password": {"admin"}, "new_password": {"captured-9"}, "new_password_confirmation": {"captured-9"}})
+	u.do("/projects", nil)
+	list, _ := u.post("/issue_statuses/new", "/issue_statuses", url.Values{"issue_status[name]": {"New"}})
+	status := u.id(list)
+	list, _ = u.post("/trackers/new", "/trackers", url.Values{"tracker[name]": {"Bug"}, "tracker[default_status_id]": {status}})
+	tracker := u.id(list)
+	u.post("/enumerations/new?type=IssuePriority", "/enumerations", url.Values{"enumeration[type]": {"IssuePriority"},
 		"enumeration[name]": {"Normal"}, "enumeration[is_default]": {"1"}, "enumeration[active]": {"1"}})
-	post("/projects/new", "/projects", url.Values{"project[name]": {"Captured"}, "project[identifier]": {"captured"},
+	u.post("/projects/new", "/projects", url.Values{"project[name]": {"Captured"}, "project[identifier]": {"captured"},
 		"project[tracker_ids][]": {tracker}, "project[enabled_module_names][]": {"issue_tracking"}})
-	_, issue := post("/projects/captured/issues/new", "/projects/captured/issues", url.Values{"issue[tracker_id]": {tracker},
+	_, issue := u.post("/projects/captured/issues/new", "/projects/captured/issues", url.Values{"issue[tracker_id]": {tracker},
 		"issue[subject]": {"Captured from the logs"}, "issue[description]": {"a statement's 'quotes' and \\ stay"}})
 	if !strings.HasPrefix(issue, "/issues/") {
 		t.Fatalf("the new issue went to %s", issue)
 	}
-	do("/projects/captured/issues", nil)
-	do(issue, nil)
-	return said
+	u.do("/projects/captured/issues", nil)
+	u.do(issue, nil)
+	return u.said
 }
 
 // TestRedmineCapturedAndReplayed: real Redmine 5 on puma, against a
