@@ -263,7 +263,7 @@ func TestServerThatStopsAnsweringFailsTheCell(t *testing.T) {
 			r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), stallLimit: 3 * time.Second,
 				duringRun: func(ctx context.Context, db *sql.DB) {
 					time.Sleep(time.Second)
-					holdLock(ctx, t, db, tc.lock, &lockedAt)
+					holdLock(ctx, t, db, tc.lock, &lockedAt, nil)
 				}}
 			defer r.Ledger.Close()
 			f := r.Cell(context.Background(), res, res.Cells[0])
@@ -313,7 +313,15 @@ func TestServerThatStopsAnsweringDuringTheLoadFailsTheCell(t *testing.T) {
 	var lockedAt time.Time
 	r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), loadStallLimit: 3 * time.Second,
 		duringLoad: func(ctx context.Context, db *sql.DB) {
-			holdLock(ctx, t, db, []string{"FLUSH TABLES WITH READ LOCK"}, &lockedAt)
+			// the loader waits between two batches while the lock is
+			// taken, so it is granted at once; the 3-s limit counts
+			// from here, not from a batch slowed by a busy machine
+			locked := make(chan struct{})
+			go func() {
+				defer close(locked)
+				holdLock(ctx, t, db, []string{"FLUSH TABLES WITH READ LOCK"}, &lockedAt, locked)
+			}()
+			<-locked
 		}}
 	defer r.Ledger.Close()
 	f := r.Cell(context.Background(), res, res.Cells[0])
@@ -402,7 +410,7 @@ func TestServerThatStopsAnsweringAfterTheLoadFailsTheCell(t *testing.T) {
 
 // holdLock runs stmts on a connection of its own, notes when they have
 // run, and holds what they took until ctx ends.
-func holdLock(ctx context.Context, t *testing.T, db *sql.DB, stmts []string, lockedAt *time.Time) {
+func holdLock(ctx context.Context, t *testing.T, db *sql.DB, stmts []string, lockedAt *time.Time, locked chan<- struct{}) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Errorf("a connection to lock with: %v", err)
@@ -416,6 +424,9 @@ func holdLock(ctx context.Context, t *testing.T, db *sql.DB, stmts []string, loc
 		}
 	}
 	*lockedAt = time.Now()
+	if locked != nil {
+		locked <- struct{}{}
+	}
 	<-ctx.Done()
 }
 

@@ -66,17 +66,19 @@ func (c *cellRun) loadRows(ctx context.Context) (workload.LoadStats, error) {
 	}
 	progress, finish := c.progress(total, "loading "+c.ds.Name, unit)
 	db, d := c.sqlHandles()
+	loadCtx, progress, watch := watchLoad(ctx, c.loadStallLimit, progress)
 	if hook := c.duringLoad; hook != nil && db != nil {
+		watch.arm(0) // the test's limit is armed once its hook interferes
 		var once sync.Once
-		show := progress
+		fed := progress
 		progress = func(rows int64) {
-			once.Do(func() { go hook(ctx, db) })
-			if show != nil {
-				show(rows)
-			}
+			fed(rows)
+			once.Do(func() {
+				hook(ctx, db)
+				watch.arm(c.loadStallLimit)
+			})
 		}
 	}
-	loadCtx, progress, watch := watchLoad(ctx, c.loadStallLimit, progress)
 	stats, err := c.sess.Load(loadCtx, c.ds, progress)
 	finish()
 	if stall := watch.stop(); stall != nil {

@@ -28,6 +28,7 @@ type loadWatch struct {
 	cancel  context.CancelCauseFunc
 	lastAt  atomic.Int64 // UnixNano of the last batch (or the start)
 	longest atomic.Int64 // the longest wait between batches, ns
+	limit   atomic.Int64 // the stall limit, ns
 	done    chan struct{}
 }
 
@@ -40,6 +41,7 @@ func watchLoad(ctx context.Context, limit time.Duration, progress workload.Progr
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &loadWatch{ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	w.lastAt.Store(time.Now().UnixNano())
+	w.limit.Store(int64(limit))
 	tick := min(time.Second, limit/10)
 	go func() {
 		t := time.NewTicker(tick)
@@ -52,7 +54,7 @@ func watchLoad(ctx context.Context, limit time.Duration, progress workload.Progr
 				return
 			case now := <-t.C:
 				quiet := now.Sub(time.Unix(0, w.lastAt.Load()))
-				allowed := max(limit, 10*time.Duration(w.longest.Load()))
+				allowed := max(time.Duration(w.limit.Load()), 10*time.Duration(w.longest.Load()))
 				if quiet > allowed {
 					unit := time.Millisecond
 					if quiet >= 10*time.Second {
@@ -74,6 +76,17 @@ func watchLoad(ctx context.Context, limit time.Duration, progress workload.Progr
 		}
 	}
 	return ctx, fed, w
+}
+
+// arm starts the watch afresh with limit (the default when 0), as if a
+// batch had just landed.
+func (w *loadWatch) arm(limit time.Duration) {
+	if limit <= 0 {
+		limit = defaultLoadStallLimit
+	}
+	w.limit.Store(int64(limit))
+	w.longest.Store(0)
+	w.lastAt.Store(time.Now().UnixNano())
 }
 
 // stop ends the watch; it returns the stall, if that is what ended the

@@ -47,7 +47,10 @@ type Runner struct {
 	// defaultLoadStallLimit, stepLimitLeast defaultStepLimit,
 	// interruptGrace driver.DefaultInterruptGrace (tests wait less)
 	stallLimit, loadStallLimit, stepLimitLeast, interruptGrace time.Duration
-	// duringLoad, when set, runs beside the load from its first batch
+	// duringLoad, when set, runs once the load's first batch has landed,
+	// before the next is sent, and returns once its interference is in
+	// place (a lock held): loadStallLimit is armed only then, so a slow
+	// batch on a busy machine does not fire a test's short limit first
 	duringLoad func(context.Context, *sql.DB)
 	// fakeCell, when set, stands in for Cell in the matrix: tests of
 	// the matrix's own logic (rounds, repeats) need no server
