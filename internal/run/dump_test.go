@@ -24,63 +24,85 @@ func TestARealDumpOnEveryEngine(t *testing.T) {
 	}
 	dump, _ := filepath.Abs("../workload/dump/testdata/mariadb-help.sql.gz")
 	pages, _ := filepath.Abs("../workload/dump/testdata/help-pages.yaml")
-	// rows per table in the dump, as mariadb-install-db filled them
 	engines := map[string]string{"mariadb-myisam": "MyISAM", "mariadb-aria": "Aria", "mariadb-innodb": "InnoDB", "mariadb-rocksdb": "ROCKSDB", "mariadb-memory": "MEMORY"}
-	var rows map[string]int64
-	for _, name := range []string{"mariadb-myisam", "mariadb-aria", "mariadb-innodb", "mariadb-rocksdb", "mariadb-memory"} {
-		t.Run(name, func(t *testing.T) {
-			requireTargets(t, name)
-			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"mariadb-help.sql.gz"},
-				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{4}, Reps: 10, Interval: "0s", Trim: new(float64)}
-			var wrongEngine []string
-			r := &Runner{beforeCheck: func(ctx context.Context, db *sql.DB) error {
-				rs, err := db.QueryContext(ctx, "SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'help%'")
-				if err != nil {
-					return err
-				}
-				defer rs.Close()
-				for rs.Next() {
-					var tb, eng string
-					if err := rs.Scan(&tb, &eng); err != nil {
-						return err
-					}
-					if !strings.EqualFold(eng, engines[name]) {
-						wrongEngine = append(wrongEngine, tb+" is "+eng)
-					}
-				}
-				return rs.Err()
-			}}
-			got := runPlan(t, p, r, 1)
-			f := got[0]
-			if name == "mariadb-memory" {
-				if f.OK() || !strings.Contains(f.Status, "table help_category: MEMORY cannot hold column url (TEXT)") {
-					t.Fatalf("MEMORY: %s, want the table and column it cannot hold", f.Status)
-				}
-				return
-			}
-			if !f.OK() {
-				t.Fatalf("cell: %s; invariants %+v", f.Status, f.Invariants)
-			}
-			if f.Throughput.Events != 40 || f.Counters["pages"] != 40 || f.Throughput.Reads < 40 {
-				t.Errorf("%d pages (%d reads), want 4 clients x 10", f.Throughput.Events, f.Throughput.Reads)
-			}
-			if f.Load.Tables["help_topic"] < 500 || f.Load.Tables["help_relation"] < 500 {
-				t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
-			}
-			if rows == nil {
-				rows = f.Load.Tables
-			} else {
-				for tb, n := range rows {
-					if f.Load.Tables[tb] != n {
-						t.Errorf("%s: %d rows, the first engine had %d", tb, f.Load.Tables[tb], n)
-					}
+	names := []string{"mariadb-myisam", "mariadb-aria", "mariadb-innodb", "mariadb-rocksdb", "mariadb-memory"}
+	loaded := make([]map[string]int64, len(names))
+	// the engines side by side (the group ends when they all have), each
+	// server on every core (--cpus all: a cell placed on its own CPUs
+	// moves the whole test process, which two cells cannot share); what
+	// is asserted is each cell's pages, rows and tables, no figure
+	t.Run("engines", func(t *testing.T) {
+		for i, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				loaded[i] = dumpOn(t, name, engines[name], dump, pages)
+			})
+		}
+	})
+	// rows per table in the dump, as mariadb-install-db filled them: the
+	// same on every engine that holds them
+	first := -1
+	for i, tables := range loaded {
+		switch {
+		case tables == nil:
+		case first < 0:
+			first = i
+		default:
+			for tb, n := range loaded[first] {
+				if tables[tb] != n {
+					t.Errorf("%s: %s has %d rows, %s had %d", names[i], tb, tables[tb], names[first], n)
 				}
 			}
-			if len(wrongEngine) > 0 {
-				t.Errorf("tables not moved to %s: %v", engines[name], wrongEngine)
-			}
-		})
+		}
 	}
+}
+
+// dumpOn loads the help tables' dump on one engine and reads its pages,
+// returning the rows per table loaded (nil for an engine that cannot
+// hold them).
+func dumpOn(t *testing.T, name, engine, dump, pages string) map[string]int64 {
+	requireTargets(t, name)
+	p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"mariadb-help.sql.gz"},
+		Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{4}, Reps: 10, Interval: "0s", Trim: new(float64), CPUs: "all"}
+	var wrongEngine []string
+	r := &Runner{beforeCheck: func(ctx context.Context, db *sql.DB) error {
+		rs, err := db.QueryContext(ctx, "SELECT table_name, engine FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'help%'")
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var tb, eng string
+			if err := rs.Scan(&tb, &eng); err != nil {
+				return err
+			}
+			if !strings.EqualFold(eng, engine) {
+				wrongEngine = append(wrongEngine, tb+" is "+eng)
+			}
+		}
+		return rs.Err()
+	}}
+	got := runPlan(t, p, r, 1)
+	f := got[0]
+	if name == "mariadb-memory" {
+		if f.OK() || !strings.Contains(f.Status, "table help_category: MEMORY cannot hold column url (TEXT)") {
+			t.Fatalf("MEMORY: %s, want the table and column it cannot hold", f.Status)
+		}
+		return nil
+	}
+	if !f.OK() {
+		t.Fatalf("cell: %s; invariants %+v", f.Status, f.Invariants)
+	}
+	if f.Throughput.Events != 40 || f.Counters["pages"] != 40 || f.Throughput.Reads < 40 {
+		t.Errorf("%d pages (%d reads), want 4 clients x 10", f.Throughput.Events, f.Throughput.Reads)
+	}
+	if f.Load.Tables["help_topic"] < 500 || f.Load.Tables["help_relation"] < 500 {
+		t.Errorf("loaded %v: the help tables hold hundreds of rows", f.Load.Tables)
+	}
+	if len(wrongEngine) > 0 {
+		t.Errorf("tables not moved to %s: %v", engine, wrongEngine)
+	}
+	return f.Load.Tables
 }
 
 // A statement of the queries file that the server cannot prepare is bad
@@ -123,11 +145,14 @@ func TestARealRailsDumpLoads(t *testing.T) {
 	}
 	dump, _ := filepath.Abs("../workload/dump/testdata/redmine.sql.gz")
 	pages, _ := filepath.Abs("../workload/dump/testdata/redmine-pages.yaml")
+	// side by side, each server on every core, as in
+	// TestARealDumpOnEveryEngine: no figure is asserted
 	for _, name := range []string{"mariadb-rocksdb", "mariadb-aria", "mariadb-innodb", "mariadb-myisam"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			requireTargets(t, name)
 			p := &plan.Plan{Name: "it", Targets: []string{name}, Workloads: []string{"dump"}, Datasets: []string{"redmine.sql.gz"},
-				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{2}, Reps: 10, Interval: "0s", Trim: new(float64)}
+				Params: map[string]string{"file": dump, "queries": pages}, Clients: []int{2}, Reps: 10, Interval: "0s", Trim: new(float64), CPUs: "all"}
 			f := runPlan(t, p, &Runner{}, 1)[0]
 			if name == "mariadb-myisam" {
 				if f.OK() || strings.Contains(f.Status, "\n") || !strings.Contains(f.Status, "`ar_internal_metadata`") ||
