@@ -238,6 +238,10 @@ func TestServerThatStopsAnsweringFailsTheCell(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
+	// one ledger for both (each is this process's file), closed once
+	// the parallel subtests have ended
+	ledger := limits.Open()
+	t.Cleanup(ledger.Close)
 	for _, tc := range []struct {
 		target          string
 		lock            []string
@@ -250,22 +254,26 @@ func TestServerThatStopsAnsweringFailsTheCell(t *testing.T) {
 		// lock's holder is idle in its transaction
 		{"postgres", []string{"BEGIN", "LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE"}, "Lock: relation", "idle in transaction"},
 	} {
+		// both servers side by side, each on every core (--cpus all: a
+		// cell placed on its own CPUs moves the whole test process, which
+		// two cells cannot share); the 20-s bound below is seven times
+		// the stall limit
 		t.Run(tc.target, func(t *testing.T) {
+			t.Parallel()
 			tg, _ := target.Lookup(tc.target)
 			testenv.RequireTarget(t, tg)
 			p := &plan.Plan{Targets: []string{tc.target}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"10000"},
-				Clients: []int{4}, Duration: "60s", Interval: "0s"}
+				Clients: []int{4}, Duration: "60s", Interval: "0s", CPUs: "all"}
 			res, err := p.Resolve(plan.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var lockedAt time.Time
-			r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: limits.Open(), stallLimit: 3 * time.Second,
+			r := &Runner{OutDir: testenv.WorkDir(t), Log: logWriter(t), Ledger: ledger, stallLimit: 3 * time.Second,
 				duringRun: func(ctx context.Context, db *sql.DB) {
 					time.Sleep(time.Second)
 					holdLock(ctx, t, db, tc.lock, &lockedAt, nil)
 				}}
-			defer r.Ledger.Close()
 			f := r.Cell(context.Background(), res, res.Cells[0])
 			if f.OK() || !strings.Contains(f.Status, "the server stopped answering: client") {
 				t.Fatalf("status %q must say the server stopped answering", f.Status)
