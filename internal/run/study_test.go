@@ -102,20 +102,32 @@ func fakeStudy(t *testing.T, res *plan.Resolved) []string {
 func TestSysbenchStudySizingFitsItsMemoryCap(t *testing.T) {
 	requireLimits(t)
 	requireTargets(t, "mariadb-innodb", "mariadb-rocksdb")
-	p := &plan.Plan{Name: "sizing", Targets: []string{"mariadb-innodb", "mariadb-rocksdb"}, Workloads: []string{"oltp_read_write"},
-		Datasets: []string{"400000"}, Clients: []int{13}, Duration: "3s", Interval: "0s", Memory: "288M",
-		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "96M"},
-			"mariadb-rocksdb": {"rocksdb_block_cache_size": "96M"}}}
-	r := &Runner{Ledger: limits.Open()}
-	defer r.Ledger.Close()
-	for _, f := range runPlan(t, p, r, 2) {
-		ev := f.Limits.Evidence
-		if !f.OK() {
-			t.Errorf("%s: %s", f.Cell.ID, f.Status)
-		}
-		if n, _ := strconv.Atoi(ev["memory.oom_kill"]); n > 0 || ev["memory.limit_in_bytes"] == "" {
-			t.Errorf("%s: OOM kills %q, limit %q", f.Cell.ID, ev["memory.oom_kill"], ev["memory.limit_in_bytes"])
-		}
-		t.Logf("%s: %.0f tps, peak memory %s of %s", f.Cell.ID, f.Throughput.TPS, ev["memory.max_usage_in_bytes"], ev["memory.limit_in_bytes"])
+	// the two engines side by side, each in its own memory cgroup, each
+	// server on every core (--cpus all: a cell placed on its own CPUs
+	// moves the whole test process, which two cells cannot share); what
+	// is asserted is each cell's own cgroup's evidence
+	ledger := limits.Open()
+	t.Cleanup(ledger.Close)
+	caches := map[string]string{"mariadb-innodb": "innodb_buffer_pool_size", "mariadb-rocksdb": "rocksdb_block_cache_size"}
+	for _, name := range []string{"mariadb-innodb", "mariadb-rocksdb"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := &plan.Plan{Name: "sizing", Targets: []string{name}, Workloads: []string{"oltp_read_write"},
+				Datasets: []string{"400000"}, Clients: []int{13}, Duration: "3s", Interval: "0s", Memory: "288M", CPUs: "all",
+				Settings: map[string]map[string]string{name: {caches[name]: "96M"}}}
+			checkSizing(t, runPlan(t, p, &Runner{Ledger: ledger}, 1)[0])
+		})
 	}
+}
+
+// checkSizing: the cell ran, under its memory cap, and was never OOM killed.
+func checkSizing(t *testing.T, f *result.File) {
+	ev := f.Limits.Evidence
+	if !f.OK() {
+		t.Errorf("%s: %s", f.Cell.ID, f.Status)
+	}
+	if n, _ := strconv.Atoi(ev["memory.oom_kill"]); n > 0 || ev["memory.limit_in_bytes"] == "" {
+		t.Errorf("%s: OOM kills %q, limit %q", f.Cell.ID, ev["memory.oom_kill"], ev["memory.limit_in_bytes"])
+	}
+	t.Logf("%s: %.0f tps, peak memory %s of %s", f.Cell.ID, f.Throughput.TPS, ev["memory.max_usage_in_bytes"], ev["memory.limit_in_bytes"])
 }
