@@ -19,7 +19,7 @@ const maxNodeCounters = 6
 // or replay lag sits under the latency it caused. Nil without samples.
 func nodesSection(id string, g *group, targets []string) *section {
 	sec := section{Title: "Nodes over time", Small: true,
-		Note: "Per cluster cell (its first repeat): the clients' p95 latency in each interval, then each node's CPU (cores) and each of its counters that changed, per second of each interval (a line per node); nodes are read at every --interval from just before the clients start (results.md: nodes[].samples)."}
+		Note: "Per cluster cell (its first repeat): the clients' p95 latency in each interval, then each node's CPU (cores) and each of its counters that changed, per second of each interval (a line per node); nodes are read at every --interval (ten times in a run of fewer than five) from just before the clients start (results.md: nodes[].samples)."}
 	for li, l := range g.labels {
 		for ti, tg := range targets {
 			files := pick(g.files, tg, l)

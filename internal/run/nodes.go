@@ -24,9 +24,20 @@ func (c *cellRun) markNodes(ctx context.Context) {
 			return
 		}
 		if c.res.Interval > 0 {
-			c.nodeSampler = sampleNodes(ctx, cl, c.res.Interval)
+			c.nodeSampler = sampleNodes(ctx, cl, nodeSamplePeriod(c.res.Interval, c.res.Duration))
 		}
 	}
+}
+
+// nodeSamplePeriod is how often a cluster's nodes are read: at every
+// interval, or ten times in a run of fewer than five intervals (at most
+// once a second), so a short run's panel has more than one point (a 10-s
+// run at the default 10-s interval had one, and no panel at all).
+func nodeSamplePeriod(interval, duration time.Duration) time.Duration {
+	if duration > 0 && duration < 5*interval {
+		return min(interval, max(time.Second, duration/10))
+	}
+	return interval
 }
 
 // nodeSampler reads every node's figures at each interval of the run,
