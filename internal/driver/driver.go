@@ -133,8 +133,8 @@ type client struct {
 	// between operations: the stall watch reads it without the lock
 	opSince  atomic.Int64
 	classify errclass.Classifier
-	// lagNs is the furthest behind its schedule an operation started (at
-	// a fixed rate), what tells a saturated client
+	// lagNs is the latest the client woke for an operation it waited
+	// for (at a fixed rate), what tells a client short of CPU
 	lagNs atomic.Int64
 }
 
@@ -305,10 +305,11 @@ func (r *run) drive(id int, cl *client, w workload.Worker) {
 	}
 	var mine int64
 	for {
-		intended, ok := r.next(&mine)
+		intended, woke, ok := r.next(&mine)
 		if !ok {
 			return
 		}
+		cl.behind(woke)
 		w, ok = runOne(r.runCtx, r.opCtx, r.cfg, id, cl, w, intended, r.connect, r.keep, r.fail)
 		cl.opSince.Store(0)
 		if !ok {
@@ -318,39 +319,45 @@ func (r *run) drive(id int, cl *client, w workload.Worker) {
 }
 
 // next is the pacing: when a client's next operation is due (now in a
-// closed loop; at a fixed rate its ticket's slot, waited for), or false
-// when the client is done (the run ends, the count or the time is up).
-// mine counts the client's own operations.
-func (r *run) next(mine *int64) (time.Time, bool) {
+// closed loop; at a fixed rate its ticket's slot, waited for), how late a
+// client that waited for that slot woke after it (its process short of
+// CPU), or false when the client is done (the run ends, the count or the
+// time is up). mine counts the client's own operations.
+func (r *run) next(mine *int64) (time.Time, time.Duration, bool) {
 	cfg := r.cfg
 	if r.runCtx.Err() != nil {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
 	if cfg.Ops > 0 && r.issued.Add(1) > cfg.Ops {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
 	if *mine++; cfg.Reps > 0 && *mine > cfg.Reps {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
 	if r.period == 0 {
 		intended := time.Now()
-		return intended, r.deadline.IsZero() || intended.Before(r.deadline)
+		return intended, 0, r.deadline.IsZero() || intended.Before(r.deadline)
 	}
 	n := r.ticket.Add(1) - 1
 	intended := r.start.Add(time.Duration(n) * r.period)
 	if !r.deadline.IsZero() && !intended.Before(r.deadline) {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
-	if wait := time.Until(intended); wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-r.runCtx.Done():
-			return time.Time{}, false
-		case <-t.C:
-		}
+	wait := time.Until(intended)
+	if wait <= 0 {
+		// due before a client was free: every client was busy, on the
+		// server or on its own CPU; the first is no lag of the client's,
+		// the second is its CPU's to tell
+		return intended, 0, true
 	}
-	return intended, true
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-r.runCtx.Done():
+		return time.Time{}, 0, false
+	case <-t.C:
+	}
+	return intended, time.Since(intended), true
 }
 
 // watch is the run's clock: every time slice it collects the clients'
@@ -408,7 +415,7 @@ func (r *run) finish(ctx context.Context, res *Result, col *collector, abandoned
 	res.Elapsed = end.Sub(r.start)
 	res.Started = r.start
 	res.fill(col.slices, col.byStart, r.cfg.Trim)
-	res.slices, res.byStart, res.ScheduleLag = col.slices, col.byStart, col.lag
+	res.slices, res.byStart = col.slices, col.byStart
 	for _, cl := range r.clients {
 		cl.mu.Lock()
 		res.PerClientEvents = append(res.PerClientEvents, cl.c.events)
@@ -454,7 +461,6 @@ type collector struct {
 	byStart [][]*hist.Histogram
 	prev    []counts
 	slowest time.Duration
-	lag     time.Duration // the latest a tick came
 	// the interval lines: when the next is due, the first slice not yet
 	// reported and when the last report was
 	nextInterval, lastReportAt time.Duration
@@ -468,11 +474,6 @@ func newCollector(cfg Config, clients []*client, start time.Time) *collector {
 
 // collect takes what the clients did since the last tick as one slice.
 func (col *collector) collect(now time.Time) {
-	// a tick that comes late is the client process falling behind its own
-	// clock: in a closed loop, its schedule lag
-	if late := now.Sub(col.start) - time.Duration(len(col.slices)+1)*col.sliceLen; late > col.lag {
-		col.lag = late
-	}
 	s := slice{at: now.Sub(col.start), counts: counts{byClass: map[errclass.Class]int64{}, byOp: map[int]int64{}}}
 	if col.cfg.Interval > 0 {
 		s.done = hist.New()
@@ -602,7 +603,6 @@ func runOne(ctx, opCtx context.Context, cfg Config, id int, cl *client, w worklo
 	if cfg.Rate > 0 {
 		// a fixed-rate client may start behind its schedule
 		began = time.Now()
-		cl.behind(began.Sub(intended))
 	}
 	for {
 		cl.opSince.Store(began.UnixNano())

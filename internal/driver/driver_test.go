@@ -678,3 +678,42 @@ func TestSummaryLinesFitAHundredColumns(t *testing.T) {
 		t.Errorf("the trim is not said:\n%s", sum.String())
 	}
 }
+
+// The schedule lag is what tells an agent short of CPU: neither a server
+// slower than the rate nor a collector that misses its ticks may read as
+// one (both marked every agent cell saturated on a loaded machine).
+func TestScheduleLagIsNotTheServersOrTheCollectorsTime(t *testing.T) {
+	const lagLimit = 100 * time.Millisecond // the agents' saturation threshold
+	slowServer := func(int64) (time.Duration, error) { return 10 * time.Millisecond, nil }
+	t.Run("closed loop, collector late", func(t *testing.T) {
+		cfg := base()
+		cfg.Duration = time.Second
+		// a collector off CPU for three slices on every tick: the ticker
+		// drops ticks, which there is no schedule of the clients' to lag
+		cfg.OnSlice = func(RawSlice) { time.Sleep(3 * sliceLength(cfg)) }
+		connect, _, _, _ := connector(slowServer)
+		res, err := Run(context.Background(), cfg, connect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ScheduleLag != 0 {
+			t.Fatalf("a closed loop has no schedule, lag %v", res.ScheduleLag)
+		}
+	})
+	t.Run("fixed rate above the server's", func(t *testing.T) {
+		cfg := base()
+		cfg.Duration = 500 * time.Millisecond
+		cfg.Rate = 400 // 2 clients × 10 ms: the server answers 200/s
+		connect, _, _, _ := connector(slowServer)
+		res, err := Run(context.Background(), cfg, connect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ScheduleLag >= lagLimit {
+			t.Fatalf("lag %v: the server was the limit, the clients waited on it, not on their CPU", res.ScheduleLag)
+		}
+		if res.TPS() > 300 {
+			t.Fatalf("%.0f tps: the fake server was not the limit", res.TPS())
+		}
+	})
+}

@@ -91,9 +91,14 @@ type Result struct {
 	Statements []workload.StatementStat
 	// Fatal is why the run stopped early, empty when it ran to its end.
 	Fatal string
-	// ScheduleLag is the furthest behind its schedule the client fell: the
-	// latest an operation started after it was due at a fixed rate, or
-	// the latest a time slice's tick came (a client short of CPU)
+	// ScheduleLag is the furthest behind its schedule the client fell for
+	// want of CPU: at a fixed rate, the latest a client that waited for an
+	// operation's slot woke after it. An operation due while every client
+	// was busy starts late too, but that is the server's time (or the
+	// client's CPU, which its CPU figure tells), and a closed loop has no
+	// schedule: zero there. Late collector ticks were counted here once:
+	// each tick the ticker dropped while the collector was off CPU added a
+	// slice length for good, seconds on a loaded machine in a closed loop.
 	ScheduleLag time.Duration
 	pauses      pauseWatch
 	// what the result was made of, for an agent to send its owner
