@@ -124,3 +124,50 @@ func ledgerServers(owner int, pids []int) bool {
 	}
 	return false
 }
+
+// Client machines smaller than the server's (--agent-cpu, a quota on each
+// agent's own cgroup): one agent held to a tenth of a CPU is the cell's
+// limit, and marked so; three such agents drive more. On Redis the
+// server is never the limit at these quotas, so the three are marked
+// too (docs/cluster-jobs.md has MariaDB's case, where they are not).
+func TestAgentCPUQuotaSaturatesOneAgentAndThreeDriveMore(t *testing.T) {
+	tgt, _ := target.Lookup("redis")
+	testenv.RequireTarget(t, tgt)
+	if err := limits.Check(limits.Request{CPUs: "0", CPUQuota: 0.1}); err != nil {
+		t.Skipf("no cgroups for the agents' quota here: %v", err)
+	}
+	out := filepath.Join(testenv.WorkDir(t), "res")
+	_, stderr, code := shootout(t, nil, "run", "--targets", "redis", "--workload", "ping", "--clients", "6", "--agents", "1,3",
+		"--agent-cpu", "0.1", "--duration", "2s", "--interval", "0s", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	cells, _ := filepath.Glob(filepath.Join(out, "cells", "*.json"))
+	byAgents := map[int]*result.File{}
+	for _, c := range cells {
+		b, _ := os.ReadFile(c)
+		var f result.File
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Cell.Conditions.AgentCPU != 0.1 || !strings.Contains(strings.Join(f.Limits.Notes, "; "), "each with 0.1 of its CPU") {
+			t.Errorf("%s: agent_cpu %v, notes %q: want the quota in its conditions and notes", c, f.Cell.Conditions.AgentCPU, f.Limits.Notes)
+		}
+		byAgents[len(f.Client.Agents)] = &f
+	}
+	one, three := byAgents[1], byAgents[3]
+	if one == nil || three == nil {
+		t.Fatalf("cells %v: want one with 1 agent and one with 3", cells)
+	}
+	a := one.Client.Agents[0]
+	t.Logf("1 agent: %.0f tps, %.3f cores, share %.2f, saturated %v; 3 agents: %.0f tps, %+v",
+		one.Throughput.TPS, a.CPUCores, a.CPUShare, one.Client.Saturated, three.Throughput.TPS, three.Client.Agents)
+	// without the quota one agent took 0.27-0.31 of the loaded CPU 0, and
+	// was not marked
+	if a.CPUCores > 0.2 || !a.Saturated || !one.Client.Saturated {
+		t.Errorf("1 agent: %.3f cores, saturated %v (cell %v): want at most its quota (and a little) and marked", a.CPUCores, a.Saturated, one.Client.Saturated)
+	}
+	if three.Throughput.TPS < 1.3*one.Throughput.TPS {
+		t.Errorf("3 agents at 0.1 CPU each: %.0f tps, 1 agent %.0f: want the three to drive more", three.Throughput.TPS, one.Throughput.TPS)
+	}
+}

@@ -46,7 +46,12 @@ func dryRunColumns(res *plan.Resolved) []column {
 		}},
 		{"app", []string{"app"}, func(c result.Cell) string { return cond(c.Conditions.App, "none") }},
 		{"link", []string{"link"}, func(c result.Cell) string { return cond(c.Conditions.Link, "none") }},
-		{"agents", []string{"agents"}, func(c result.Cell) string { return fmt.Sprint(c.Conditions.Agents) }},
+		{"agents", []string{"agents", "agent_cpu"}, func(c result.Cell) string {
+			if q := c.Conditions.AgentCPU; q > 0 {
+				return fmt.Sprintf("%d×%g CPU", c.Conditions.Agents, q)
+			}
+			return fmt.Sprint(c.Conditions.Agents)
+		}},
 		{"repeat", nil, func(c result.Cell) string { return fmt.Sprint(c.Repeat) }},
 		{"stop", nil, func(c result.Cell) string { return cellStop(res, c) }},
 	}

@@ -20,18 +20,33 @@ import (
 	"shootout/internal/result"
 )
 
-// Saturation thresholds: an agent that used this share of the CPUs it
-// could run on, or fell this far behind its schedule, measured its own
-// limits as much as the server's.
+// Saturation thresholds: an agent that used this share of the CPU it was
+// given, or whose clients spent this share of their time on its CPU or
+// waiting for one (so less on the server than on themselves), or that
+// woke this late for its schedule (at a fixed rate), was short of CPU: it
+// measured its own limits as much as the server's.
 const (
-	SaturatedCPU = 0.9
-	SaturatedLag = 100 * time.Millisecond
+	SaturatedCPU   = 0.9
+	SaturatedShare = 0.5
+	SaturatedLag   = 100 * time.Millisecond
 )
 
-// saturated is whether an agent that used cores of its cpus and fell lag
-// behind its schedule was short of CPU.
-func saturated(cores float64, cpus int, lag time.Duration) bool {
-	return cores >= SaturatedCPU*float64(cpus) || lag >= SaturatedLag
+// saturated is whether an agent that used cores of the allowed cores it
+// was given (its CPUs, or its quota), whose clients spent share of their
+// time on its CPU or waiting for one, and that woke lag late for its
+// schedule was short of CPU. A closed loop has no schedule (lag 0): there
+// its CPU and its share tell.
+func saturated(cores, allowed, share float64, lag time.Duration) bool {
+	return cores >= SaturatedCPU*allowed || share >= SaturatedShare || lag >= SaturatedLag
+}
+
+// allowed is the CPU an agent on cpus CPUs may use in cores: its quota
+// where it has one.
+func allowed(cpus int, quota float64) float64 {
+	if quota > 0 {
+		return min(float64(cpus), quota)
+	}
+	return float64(cpus)
 }
 
 // Stat is what the owner records of one agent, as the cell holds it.
@@ -47,9 +62,12 @@ type Ledger interface {
 
 // Agents are the agent processes of one run, started by it.
 type Agents struct {
-	cmds  []*exec.Cmd
-	conns []*grpc.ClientConn
-	led   Ledger
+	// CPUQuota is the CPU, in cores, each agent's cgroup lets it use (0:
+	// its CPUs), which its saturation is measured against.
+	CPUQuota float64
+	cmds     []*exec.Cmd
+	conns    []*grpc.ClientConn
+	led      Ledger
 }
 
 // Start starts n agents, each `exe agent --listen fd:3` with the
@@ -231,7 +249,14 @@ func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat, live 
 	for _, e := range raw.PerClientEvents {
 		st.Events += e
 	}
-	st.Saturated = saturated(st.CPUCores, rep.CPUs, time.Duration(raw.ScheduleLagNs))
+	// a closed-loop client's time is its own (on a CPU, or runnable
+	// waiting for one: its quota, other processes) or the server's; its
+	// threads are about its clients (GOMAXPROCS is raised to them)
+	st.CPUWaitS = float64(rep.WaitNs) / 1e9
+	if raw.ElapsedNs > 0 && st.Clients > 0 {
+		st.CPUShare = float64(rep.RunNs+rep.WaitNs) / float64(int64(st.Clients)*raw.ElapsedNs)
+	}
+	st.Saturated = saturated(st.CPUCores, allowed(rep.CPUs, a.CPUQuota), st.CPUShare, time.Duration(raw.ScheduleLagNs))
 	return raw, nil
 }
 

@@ -18,18 +18,29 @@ func TestSaturatedPastEitherThreshold(t *testing.T) {
 	for _, c := range []struct {
 		cores float64
 		cpus  int
+		quota float64
+		share float64
 		lag   time.Duration
 		want  bool
 	}{
-		{0.5, 1, 0, false},
-		{0.95, 1, 0, true},
-		{1.7, 2, 0, false},
-		{1.8, 2, 0, true},
-		{0.1, 2, 99 * time.Millisecond, false},
-		{0.1, 2, 100 * time.Millisecond, true},
+		{0.5, 1, 0, 0, 0, false},
+		{0.95, 1, 0, 0, 0, true},
+		{1.7, 2, 0, 0, 0, false},
+		{1.8, 2, 0, 0, 0, true},
+		// a quota is the CPU the agent was given: a quarter used of one
+		// CPU is saturated under a quarter's quota, not without one
+		{0.24, 1, 0.25, 0, 0, true},
+		{0.24, 1, 0, 0, 0, false},
+		{0.2, 1, 0.25, 0, 0, false},
+		// clients half their time on the agent's CPU or waiting for it:
+		// short of it, whatever the share of the CPU they got
+		{0.3, 1, 0, 0.49, 0, false},
+		{0.3, 1, 0, 0.5, 0, true},
+		{0.1, 2, 0, 0, 99 * time.Millisecond, false},
+		{0.1, 2, 0, 0, 100 * time.Millisecond, true},
 	} {
-		if got := saturated(c.cores, c.cpus, c.lag); got != c.want {
-			t.Errorf("saturated(%v cores of %d, %v behind) = %v, want %v", c.cores, c.cpus, c.lag, got, c.want)
+		if got := saturated(c.cores, allowed(c.cpus, c.quota), c.share, c.lag); got != c.want {
+			t.Errorf("saturated(%v cores of %d CPUs, quota %v, share %v, %v behind) = %v, want %v", c.cores, c.cpus, c.quota, c.share, c.lag, got, c.want)
 		}
 	}
 }

@@ -220,7 +220,7 @@ func (s *agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(dri
 	connect := func(ctx context.Context, i int) (workload.Worker, error) {
 		return p.sess.NewWorker(ctx, p.ds, req.ClientIDs[i])
 	}
-	cpu0 := selfCPU()
+	cpu0, sched0 := selfCPU(), selfSched()
 	cfg := req.config(p.w.Ops())
 	cfg.OnSlice = onSlice
 	res, runErr := driver.Run(ctx, cfg, connect)
@@ -231,7 +231,8 @@ func (s *agentServer) Run(ctx context.Context, req *RunRequest, onSlice func(dri
 	if err != nil {
 		return nil, err
 	}
-	return &RunReply{Raw: raw, CPUNs: int64(selfCPU() - cpu0), CPUs: runtime.NumCPU()}, nil
+	sched := selfSched().minus(sched0)
+	return &RunReply{Raw: raw, CPUNs: int64(selfCPU() - cpu0), CPUs: runtime.NumCPU(), RunNs: sched.run, WaitNs: sched.wait}, nil
 }
 
 // pool is the agent's own pool on a SQL endpoint (nil on a native one),
@@ -293,6 +294,37 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// schedTimes are a process's threads' time on a CPU and runnable waiting
+// for one, added up.
+type schedTimes struct{ run, wait int64 }
+
+func (a schedTimes) minus(b schedTimes) schedTimes {
+	return schedTimes{max(a.run-b.run, 0), max(a.wait-b.wait, 0)}
+}
+
+// selfSched reads every thread's /proc schedstat (ns on a CPU, ns
+// waiting on a run queue, timeslices): a closed loop has no schedule to
+// fall behind, and what tells an agent short of CPU there is its threads
+// waiting for one — for its quota, or behind other processes — longer
+// than they ran. A thread that exited meanwhile is missed (Go's seldom
+// do); zero where the kernel keeps no schedstat.
+func selfSched() schedTimes {
+	var t schedTimes
+	tasks, _ := os.ReadDir("/proc/self/task")
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		var run, wait, slices int64
+		if _, err := fmt.Sscan(string(b), &run, &wait, &slices); err == nil {
+			t.run += run
+			t.wait += wait
+		}
+	}
+	return t
 }
 
 // MaybeServe serves as an agent and exits when the process was started

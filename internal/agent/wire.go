@@ -92,6 +92,11 @@ type RunReply struct {
 	CPUNs int64       `json:"cpu_ns"`
 	// CPUs is how many CPUs the agent could run on.
 	CPUs int `json:"cpus"`
+	// RunNs and WaitNs are its threads' time on a CPU and runnable
+	// waiting for one (a run queue, a quota's throttling) during the run,
+	// from schedstat; both 0 where the kernel keeps none.
+	RunNs  int64 `json:"run_ns,omitempty"`
+	WaitNs int64 `json:"wait_ns,omitempty"`
 }
 
 // RunEvent is one message of a run's stream: a time slice as the

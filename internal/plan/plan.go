@@ -44,6 +44,9 @@ type Plan struct {
 	// shootout's own process drives them), one cell per count: an axis,
 	// so one process against several is compared in one run's repeats.
 	Agents IntList `yaml:"agents"`
+	// AgentCPU is each agent's CPU quota in cores (0: none), a client
+	// machine smaller than the server's.
+	AgentCPU float64 `yaml:"agent_cpu"`
 	// Repeat is a count, or "auto": repeat each cell until its main
 	// figure's relative standard deviation is under RSD percent, or
 	// MaxRepeat runs.
@@ -469,6 +472,9 @@ func CellID(c result.Cell) string {
 	}
 	if c.Conditions.Agents > 0 {
 		id += fmt.Sprintf("__ag%d", c.Conditions.Agents)
+	}
+	if c.Conditions.AgentCPU > 0 {
+		id += fmt.Sprintf("x%g", c.Conditions.AgentCPU)
 	}
 	if v := variantID(c.Variant); v != "" {
 		id += "__v" + v

@@ -296,3 +296,42 @@ func TestAgentsAreAnAxis(t *testing.T) {
 		t.Errorf("clients 4,4 and agents 0,2,2: %v, %d cells, want 2", err, len(r.Cells))
 	}
 }
+
+// The agents' CPU quota is a condition of the cells with agents only (the
+// cell without is the one beside them, its id unchanged), part of their
+// ids, and refused with one line naming the key where it cannot apply.
+func TestAgentCPUIsTheAgentCellsCondition(t *testing.T) {
+	const plan = "targets: [redis]\nworkloads: [ping]\nclients: [4]\nduration: 1s\nagents: [0, 3]\n"
+	resolve := func(extra string) (*Resolved, error) {
+		p, err := Parse("p.yaml", []byte(plan+extra))
+		if err != nil {
+			return nil, err
+		}
+		return p.Resolve(Options{})
+	}
+	without, err := resolve("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := resolve("agent_cpu: 0.25\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := with.Cells; c[0].Conditions.AgentCPU != 0 || c[1].Conditions.AgentCPU != 0.25 ||
+		c[0].ID != without.Cells[0].ID || c[1].ID == without.Cells[1].ID {
+		t.Errorf("agent_cpu 0.25 over agents 0,3: %+v %+v", c[0].Conditions, c[1].Conditions)
+	}
+	for extra, want := range map[string]string{
+		"agent_cpu: 1.5\n":   "line 6: agent_cpu: 1.5 is not a share of one CPU from 0.01 to 1",
+		"agent_cpu: -0.5\n":  "line 6: agent_cpu: -0.5 is not a share of one CPU",
+		"agent_cpu: 0.001\n": "line 6: agent_cpu: 0.001 is not a share of one CPU",
+	} {
+		if _, err := resolve(extra); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v, want one line with %q", extra, err, want)
+		}
+	}
+	p, _ := Parse("p.yaml", []byte("targets: [redis]\nworkloads: [ping]\nduration: 1s\nagent_cpu: 0.25\n"))
+	if _, err := p.Resolve(Options{}); err == nil || !strings.Contains(err.Error(), "line 4: agent_cpu: 0.25 is a quota of each agent's and the plan runs no agents") {
+		t.Errorf("agent_cpu without agents: %v", err)
+	}
+}

@@ -230,6 +230,9 @@ func (rs *resolver) bounds() error {
 			return p.errAt("agents", "%d agents for %d clients: each agent runs at least one client (give clients of %d or more, or fewer agents)", a, least, a)
 		}
 	}
+	if err := p.agentCPU(); err != nil {
+		return err
+	}
 	if p.Duration != "" {
 		d, err := time.ParseDuration(p.Duration)
 		if err != nil || d < 0 {
@@ -372,6 +375,21 @@ func (rs *resolver) limits() error {
 	return nil
 }
 
+// agentCPU checks the agents' quota: a share of the one CPU each agent's
+// cgroup has, and agents to apply it to.
+func (p *Plan) agentCPU() error {
+	if p.AgentCPU == 0 {
+		return nil
+	}
+	if p.AgentCPU < 0.01 || p.AgentCPU > 1 {
+		return p.errAt("agent_cpu", "%g is not %s", p.AgentCPU, SettingByKey("agent_cpu").Valid)
+	}
+	if slices.Max(p.Agents) == 0 {
+		return p.errAt("agent_cpu", "%g is a quota of each agent's and the plan runs no agents (give agents, --agents N)", p.AgentCPU)
+	}
+	return nil
+}
+
 // memory reads a VM size: "" for none, at least what a server needs.
 func (p *Plan) memory(key, v string) (int64, error) {
 	if v == "" {
@@ -470,10 +488,13 @@ func (rs *resolver) expandTargets(rep int, ds, wl string, clients int, neighbour
 func (rs *resolver) addCell(rep int, ds, wl string, clients int, neighbour string, mem int64, t Target, ap string, v variant, agents int) {
 	p, r := rs.p, rs.r
 	cond := result.Conditions{MemoryBytes: mem, IOPS: p.IOPS, BPS: rs.bps, Disk: rs.diskModel, CPUs: p.CPUs, Link: v.link, Neighbour: neighbour,
-		Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: agents,
+		Trim: r.Trim, Interval: r.Interval.String(), Seed: r.Seed, MaxRetries: r.MaxRetries, Agents: agents, AgentCPU: p.AgentCPU,
 		Settings: v.settings, App: ap, WorkloadVersion: workload.VersionOf(rs.wls[wl]), Allocator: v.allocator}
 	if neighbour != "0" {
 		cond.NeighbourFileBytes = r.NeighbourFileBytes
+	}
+	if agents == 0 {
+		cond.AgentCPU = 0 // shootout's own process has no quota: the cell is the one without
 	}
 	cell := result.Cell{
 		Target: t.Name(), Variant: v.label, Workload: wl, Params: v.params, Dataset: ds, Clients: clients,

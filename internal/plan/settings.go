@@ -77,6 +77,9 @@ var Settings = []Setting{
 		Help: "fixed rate in `OPS` per second over all clients (default 0: closed loop)"},
 	{Key: "agents", Flag: "agents", Type: "string", Default: "0", Axis: true, Identity: true, Valid: "agent counts from 0 to 64, each at most the clients, such as 0,2",
 		Help: "run each cell's clients in `N` agent processes (shootout agent) started on one barrier, their histograms merged exactly; one cell per count, so 0,2 compares one process with two in the same run (default 0: in shootout's own process; on SQL, workloads whose clients share nothing: oltp_* and ping)"},
+	{Key: "agent_cpu", Flag: "agent-cpu", Type: "float64", Identity: true, Valid: "a share of one CPU from 0.01 to 1, such as 0.25 (0: no quota)",
+		Help: "each agent's CPU, a quota in `CORES` of its one CPU (cpu.cfs_quota_us of its own cgroup) such as 0.25: client machines smaller than the server's, " +
+			"so that one agent is saturated where several are not (default 0: the whole CPU; needs --agents and cgroups)"},
 	{Key: "repeat", Flag: "repeat", Type: "string", Default: "1", Valid: "a repeat count from 1 to 100, or auto",
 		Help: "repeats of every cell, `N|auto`; auto: until the relative standard deviation of its tps (fixed-rate cells: its mean time) is under --rsd, " +
 			"at least as many times as can reach p < --alpha (4 at 0.05) and at most --max-repeat"},

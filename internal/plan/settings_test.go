@@ -116,7 +116,7 @@ func TestIdentityColumnIsWhatTheCellIDHolds(t *testing.T) {
 	samples := map[string]string{
 		"name": "name: x", "targets": "targets: [postgres]", "baseline": "baseline: sqlite", "workloads": "workloads: [oltp_point_select]",
 		"params": "params: {rounds: '5'}", "datasets": "datasets: ['2000']", "clients": "clients: [2]", "duration": "duration: 2s",
-		"ops": "ops: 5", "reps": "reps: 5", "rate": "rate: 10", "agents": "agents: 1", "repeat": "repeat: '2'", "rsd": "rsd: 5", "max_repeat": "max_repeat: 6",
+		"ops": "ops: 5", "reps": "reps: 5", "rate": "rate: 10", "agents": "agents: 1", "agent_cpu": "agents: 1\nagent_cpu: 0.25", "repeat": "repeat: '2'", "rsd": "rsd: 5", "max_repeat": "max_repeat: 6",
 		"alpha": "alpha: 0.1", "memory": "memory: 1G", "iops": "iops: 100", "bps": "bps: 20M", "disk": "disk: hdd", "cpus": "cpus: '0.5'",
 		"neighbour": "neighbour: [x2]", "paths": "paths: [text]", "trim": "trim: 0.2", "interval": "interval: 5s",
 		"data_seed": "data_seed: 7", "seed": "seed: 7", "settings": "settings: {sqlite: {cache_size: '1'}}", "max_retries": "max_retries: 3",

@@ -71,6 +71,9 @@ type Conditions struct {
 	// Agents is how many agent processes ran the clients (0: shootout's
 	// own process).
 	Agents int `json:"agents,omitempty"`
+	// AgentCPU is each agent's CPU quota in cores (--agent-cpu), 0 for
+	// none or no agents.
+	AgentCPU float64 `json:"agent_cpu,omitempty"`
 	// Settings are the plan's server settings for this cell's target.
 	Settings map[string]string `json:"settings,omitempty"`
 	// Build is the server program a managed target starts, with its
@@ -359,8 +362,13 @@ type Agent struct {
 	// ClockOffsetMs is the agent's clock minus shootout's.
 	ClockOffsetMs float64 `json:"clock_offset_ms"`
 	// CPUCores is its CPU over its run in cores, of CPUs it could use.
-	CPUCores      float64 `json:"cpu_cores"`
-	CPUs          int     `json:"cpus"`
+	CPUCores float64 `json:"cpu_cores"`
+	CPUs     int     `json:"cpus"`
+	// CPUWaitS is the time its threads were runnable waiting for a CPU
+	// (a run queue, its quota), added up; CPUShare its threads' time on
+	// a CPU and waiting for one over its clients' time (clients × run).
+	CPUWaitS      float64 `json:"cpu_wait_s"`
+	CPUShare      float64 `json:"cpu_share"`
 	ScheduleLagMs float64 `json:"schedule_lag_ms"`
 	Saturated     bool    `json:"saturated"`
 	Events        int64   `json:"events"`

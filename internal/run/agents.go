@@ -62,13 +62,20 @@ func (p *agentsProbe) start(w *window) error {
 	p.base = agent.RunRequest{Workload: c.cell.Workload, Params: c.cell.Params, Dataset: c.cell.Dataset,
 		Seed: c.res.Seed, Endpoint: agent.FromProto(ep, target.ConnSettings(c.inst))}
 	var wrap func(int, *exec.Cmd) error
+	quota := c.cell.Conditions.AgentCPU
 	if p.embedded {
+		if quota > 0 {
+			return fmt.Errorf("--agent-cpu %g: %s's agent holds its engine inside the cell's cgroups, it is the server, not a client (give --cpus)", quota, c.t.Name())
+		}
 		wrap = func(_ int, cmd *exec.Cmd) error { return c.group.Wrap(cmd) }
-	} else if wrap, err = p.ownGroups(c, n); err != nil {
+	} else if wrap, err = p.ownGroups(c, n, quota); err != nil {
 		return err
 	}
-	p.a, err = agent.Start(w.ctx, exe, n, c.Ledger, wrap)
-	return err
+	if p.a, err = agent.Start(w.ctx, exe, n, c.Ledger, wrap); err != nil {
+		return err
+	}
+	p.a.CPUQuota = quota
+	return nil
 }
 
 // ownGroups gives each of n agents a cgroup of its own, a cpuset of one
@@ -76,13 +83,18 @@ func (p *agentsProbe) start(w *window) error {
 // own), dealt round, so that each agent is pinned as N client machines
 // would be, and none moves onto the server's CPUs; nil where this
 // machine makes no cgroups (the agents then run where shootout runs, and
-// the notes say so).
-func (p *agentsProbe) ownGroups(c *cellRun, n int) (func(int, *exec.Cmd) error, error) {
+// the notes say so), unless a quota was asked: that needs them. A quota
+// (--agent-cpu, in cores) makes each a client machine smaller than the
+// server's.
+func (p *agentsProbe) ownGroups(c *cellRun, n int, quota float64) (func(int, *exec.Cmd) error, error) {
 	cpus, err := limits.CPUList(c.lim.CPUs.Client)
 	if err != nil {
 		return nil, err
 	}
-	if err := limits.Check(limits.Request{CPUs: fmt.Sprint(cpus[0])}); err != nil {
+	if err := limits.Check(limits.Request{CPUs: fmt.Sprint(cpus[0]), CPUQuota: quota}); err != nil {
+		if quota > 0 {
+			return nil, fmt.Errorf("--agent-cpu %g: a quota needs a cgroup of each agent's own: %w", quota, err)
+		}
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "agents not pinned, each runs where shootout runs: "+err.Error())
 		return nil, nil
 	}
@@ -90,11 +102,16 @@ func (p *agentsProbe) ownGroups(c *cellRun, n int) (func(int, *exec.Cmd) error, 
 	p.cpusets = make([]string, n)
 	for i := range n {
 		p.cpusets[i] = fmt.Sprint(cpus[i%len(cpus)])
-		if groups[i], err = c.makeGroup(fmt.Sprintf("%s-agent%d", shortID(c.cell.ID), i+1), limits.Request{CPUs: p.cpusets[i]}); err != nil {
+		req := limits.Request{CPUs: p.cpusets[i], CPUQuota: quota}
+		if groups[i], err = c.makeGroup(fmt.Sprintf("%s-agent%d", shortID(c.cell.ID), i+1), req); err != nil {
 			return nil, err
 		}
 	}
-	c.f.Limits.Notes = append(c.f.Limits.Notes, fmt.Sprintf("each agent in a cgroup of its own on CPUs %s (dealt round)", strings.Join(p.cpusets, ", ")))
+	note := fmt.Sprintf("each agent in a cgroup of its own on CPUs %s (dealt round)", strings.Join(p.cpusets, ", "))
+	if quota > 0 {
+		note += fmt.Sprintf(", each with %g of its CPU (--agent-cpu)", quota)
+	}
+	c.f.Limits.Notes = append(c.f.Limits.Notes, note)
 	return func(i int, cmd *exec.Cmd) error { return groups[i].Wrap(cmd) }, nil
 }
 
@@ -165,7 +182,7 @@ func (w *window) recordAgents() {
 		f.CPUSecondsPerOp = f.CPUSeconds / float64(n)
 	}
 	if f.Saturated {
-		logf(w.c.Log, "an agent was saturated (over %.0f%% of its CPUs or %v behind its schedule): the cell measured its client, not only the server",
+		logf(w.c.Log, "an agent was saturated (over %.0f%% of the CPU it was given or, at a fixed rate, waking %v late for its schedule): the cell measured its client, not only the server",
 			agent.SaturatedCPU*100, agent.SaturatedLag)
 	}
 }
