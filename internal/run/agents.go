@@ -182,8 +182,8 @@ func (w *window) recordAgents() {
 		f.CPUSecondsPerOp = f.CPUSeconds / float64(n)
 	}
 	if f.Saturated {
-		logf(w.c.Log, "an agent was saturated (over %.0f%% of the CPU it was given or, at a fixed rate, waking %v late for its schedule): the cell measured its client, not only the server",
-			agent.SaturatedCPU*100, agent.SaturatedLag)
+		logf(w.c.Log, "an agent was saturated (%.0f%% or more of the CPU it was given, its clients %.0f%% of their time or more on its CPU or waiting for one, or at a fixed rate waking %v late for its schedule): the cell measured its client, not only the server",
+			agent.SaturatedCPU*100, agent.SaturatedShare*100, agent.SaturatedLag)
 	}
 }
 
