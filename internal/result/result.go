@@ -367,8 +367,11 @@ type Agent struct {
 	// CPUWaitS is the time its threads were runnable waiting for a CPU
 	// (a run queue, its quota), added up; CPUShare its threads' time on
 	// a CPU and waiting for one over its clients' time (clients × run).
-	CPUWaitS      float64 `json:"cpu_wait_s"`
-	CPUShare      float64 `json:"cpu_share"`
+	CPUWaitS float64 `json:"cpu_wait_s"`
+	CPUShare float64 `json:"cpu_share"`
+	// ThrottledS is how long its quota (--agent-cpu) held it during the
+	// run, its cgroup's count.
+	ThrottledS    float64 `json:"throttled_s,omitempty"`
 	ScheduleLagMs float64 `json:"schedule_lag_ms"`
 	Saturated     bool    `json:"saturated"`
 	Events        int64   `json:"events"`

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -28,8 +30,10 @@ type agentsProbe struct {
 	// embedded: the agents hold the embedded database's engine inside
 	// the cell's cgroups, so they are its server, not its client
 	embedded bool
-	// cpusets are each agent's own cgroup's CPUs, none without them
+	// cpusets are each agent's own cgroup's CPUs, none without them;
+	// groups those cgroups
 	cpusets []string
+	groups  []*limits.Group
 }
 
 // embeddedInAgent is whether the cell's embedded database runs in an
@@ -99,6 +103,7 @@ func (p *agentsProbe) ownGroups(c *cellRun, n int, quota float64) (func(int, *ex
 		return nil, nil
 	}
 	groups := make([]*limits.Group, n)
+	p.groups = groups
 	p.cpusets = make([]string, n)
 	for i := range n {
 		p.cpusets[i] = fmt.Sprint(cpus[i%len(cpus)])
@@ -128,14 +133,35 @@ func (w *window) drive() (*driver.Result, error) {
 	if p == nil || p.a == nil {
 		return driver.Run(w.ctx, w.cfg, w.connect)
 	}
+	before := p.throttled()
 	res, stats, err := p.a.Run(w.ctx, w.cfg, p.base)
+	after := p.throttled()
 	for i := range stats {
 		if i < len(p.cpusets) {
 			stats[i].Cpuset = p.cpusets[i]
 		}
+		if p.a.CPUQuota > 0 && i < len(after) {
+			stats[i].ThrottledS = (after[i] - before[i]).Seconds()
+		}
 	}
 	p.stats = stats
 	return res, err
+}
+
+// throttled is how long each agent's cgroup has been held by its CPU
+// quota (cpu.stat: v1's throttled_time, v2's throttled_usec), the
+// evidence that --agent-cpu applied.
+func (p *agentsProbe) throttled() []time.Duration {
+	out := make([]time.Duration, len(p.groups))
+	for i, g := range p.groups {
+		ev := g.Evidence()
+		if ns, err := strconv.ParseInt(ev["cpu.stat.throttled_time"], 10, 64); err == nil {
+			out[i] = time.Duration(ns)
+		} else if us, err := strconv.ParseInt(ev["cpu.stat.throttled_usec"], 10, 64); err == nil {
+			out[i] = time.Duration(us) * time.Microsecond
+		}
+	}
+	return out
 }
 
 // serverInst is the cell's instance as the window measures it: an
