@@ -129,7 +129,8 @@ func ledgerServers(owner int, pids []int) bool {
 // agent's own cgroup): one agent held to a tenth of a CPU is the cell's
 // limit, and marked so; three such agents drive more. On Redis the
 // server is never the limit at these quotas, so the three are marked
-// too (docs/cluster-jobs.md has MariaDB's case, where they are not).
+// too (docs/cluster-jobs.md has MariaDB's point selects, where they
+// are not).
 func TestAgentCPUQuotaSaturatesOneAgentAndThreeDriveMore(t *testing.T) {
 	tgt, _ := target.Lookup("redis")
 	testenv.RequireTarget(t, tgt)
