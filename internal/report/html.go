@@ -509,6 +509,9 @@ func costSection(id string, g *group, targets []string, colors map[string]string
 	if busy := busyHostCells(g.files); len(busy) > 0 {
 		caption = append(caption, "Host busy: "+strings.Join(busy, "; ")+".")
 	}
+	if sat := saturatedClientCells(g.files); len(sat) > 0 {
+		caption = append(caption, "Client saturated: "+strings.Join(sat, "; ")+".")
+	}
 	if wb := unfinishedWriteBacks(g.files); len(wb) > 0 {
 		caption = append(caption, unfinishedMark+" Write-back unfinished: "+strings.Join(wb, "; ")+".")
 	}

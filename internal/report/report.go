@@ -153,6 +153,9 @@ func writeCostTable(w io.Writer, width int, g *group) {
 	for _, b := range busyHostCells(g.files) {
 		note(w, width, "  ", "host busy: "+b)
 	}
+	for _, c := range saturatedClientCells(g.files) {
+		note(w, width, "  ", "client saturated: "+c)
+	}
 	for _, u := range unfinishedWriteBacks(g.files) {
 		note(w, width, "  ", unfinishedMark+" write-back unfinished: "+u)
 	}
@@ -454,6 +457,26 @@ func busyHostCells(files []*result.File) []string {
 		}
 		out = append(out, fmt.Sprintf("%s %s repeat %d: others took %.0f%% of the CPUs during the run (steal %.0f%%, %s)",
 			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, h.Busy()*100, h.StealShare*100, others))
+	}
+	return out
+}
+
+// saturatedClientCells says which cells' agents were saturated: their
+// figures measured the client as much as the server (results.md).
+func saturatedClientCells(files []*result.File) []string {
+	var out []string
+	for _, f := range files {
+		if !f.OK() || !f.Client.Saturated {
+			continue
+		}
+		var why []string
+		for i, a := range f.Client.Agents {
+			if a.Saturated {
+				why = append(why, fmt.Sprintf("agent %d %.2f cores of %d CPUs, %.0f%% of its clients' time on or waiting for a CPU", i+1, a.CPUCores, a.CPUs, a.CPUShare*100))
+			}
+		}
+		out = append(out, fmt.Sprintf("%s %s repeat %d: %s; more agents, or agents on more CPUs, would drive more",
+			f.Cell.Target, f.Cell.Label(), f.Cell.Repeat, strings.Join(why, "; ")))
 	}
 	return out
 }
