@@ -70,6 +70,7 @@ func TestGaleraCellOnEveryNode(t *testing.T) {
 	}
 	checkNodeWindow(t, f)
 	checkNodeLimits(t, f, 768<<20)
+	checkNodesJoined(t, f)
 	if left := leftovers(cmd.Process.Pid); len(left) > 0 {
 		t.Errorf("the run left %v", left)
 	}
@@ -101,6 +102,23 @@ func checkNodeWindow(t *testing.T, f *result.File) {
 	by := f.Throughput.ErrorsBy
 	if by["cert_conflict"] == 0 || float64(by["cert_conflict"]) > conflicts || float64(by["deadlock"]) > deadlocks {
 		t.Errorf("errors by class %v: expected certification conflicts (at most the nodes' %v cert failures and BF aborts), deadlocks at most the nodes' InnoDB %v", by, conflicts, deadlocks)
+	}
+}
+
+// checkNodesJoined: the first node started the cluster and every other
+// joined from a copy of its data directory, with no state transfer, as
+// each joiner's own log says (a joiner that fell back to an SST or an
+// IST would have cost the cell's start its ~10 s).
+func checkNodesJoined(t *testing.T, f *result.File) {
+	t.Helper()
+	for i, n := range f.Nodes {
+		want := "copy of n1's data directory, no state transfer"
+		if i == 0 {
+			want = "new cluster (--wsrep-new-cluster)"
+		}
+		if n.Joined != want {
+			t.Errorf("node %s joined by %q, want %q", n.Name, n.Joined, want)
+		}
 	}
 }
 

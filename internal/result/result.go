@@ -538,6 +538,10 @@ type Node struct {
 	// Samples are the node's figures read at every --interval of the
 	// run, each since the window began (the report differences them).
 	Samples []NodeSample `json:"samples,omitempty"`
+	// Joined is how the node came to hold the cluster's state at its
+	// start, as its own log says (Galera: a new cluster, a copy of the
+	// first node's data directory, or a state transfer).
+	Joined string `json:"joined,omitempty"`
 }
 
 // NodeSample is one reading of a node's figures in the run: AtS seconds

@@ -103,7 +103,7 @@ func (c *cellRun) readNodes(ctx context.Context) {
 		c.f.Limits.Notes = append(c.f.Limits.Notes, "nodes' counters not read: "+err.Error())
 	}
 	for _, s := range stats {
-		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name], Levels: s.Levels}
+		n := result.Node{Name: s.Name, Address: s.Address, CPUSeconds: s.CPUSeconds, Deadlocks: s.Deadlocks, Counters: s.Counters, Unread: s.Unread, Samples: samples[s.Name], Levels: s.Levels, Joined: s.Joined}
 		n.DiedAt, n.CutAt, n.RestoredAt, n.RejoinedAt = timeOrNil(s.DiedAt), timeOrNil(s.CutAt), timeOrNil(s.RestoredAt), timeOrNil(s.RejoinedAt)
 		n.NonPrimaryS = s.NonPrimary.Seconds()
 		if l := s.Link; l != nil {

@@ -21,7 +21,9 @@ var GaleraProvider = "/usr/lib/galera/libgalera_smm.so"
 // Galera is a MariaDB Galera cluster shootout starts itself: N private
 // mariadbd, each a host of its own (a network namespace of internal/netns,
 // its own data directory), InnoDB, bootstrapped by shootout — the first
-// with --wsrep-new-cluster, the others joining by rsync SST (Debian's
+// with --wsrep-new-cluster, the others from a copy of its data directory
+// with no state transfer (galera_join.go). A node that rejoins later
+// (after a kill or a link cut) does so by rsync SST or IST (Debian's
 // mariadb-backup is not installed here; rsync is what the package needs).
 type Galera struct{}
 
@@ -163,8 +165,8 @@ func reachableServerDir(opt StartOptions, name string, cred *syscall.Credential)
 }
 
 // Start makes the hosts, starts the first node as a new cluster and the
-// others one by one as joiners (each Synced before the next asks for its
-// state), then waits until every node sees all N and is Synced.
+// others one by one as joiners on copies of its data directory, then
+// waits until every node sees all N and is Synced.
 func (g Galera) Start(ctx context.Context, opt StartOptions) (_ Instance, err error) {
 	if err := g.Available(); err != nil {
 		return nil, err

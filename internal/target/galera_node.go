@@ -30,6 +30,9 @@ import (
 type galeraNode struct {
 	clusterNode
 	sock string
+	// joined is how the node came to hold the cluster's state at its
+	// start (joinedNew, joinedCopy ...), from its log
+	joined string
 }
 
 func (*galeraNode) kind() string { return "galera node" }
@@ -127,8 +130,10 @@ func (in *galeraInstance) nodeArgs(i int) []string {
 	return args
 }
 
-// startNodes makes the first node's system tables (the joiners get
-// theirs by SST), starts each node and waits for it to be Synced.
+// startNodes makes the first node's system tables and gives every joiner
+// a copy of them, starts the first node as the new cluster and then each
+// joiner on its copy at the cluster's position (joinCopy), and waits
+// until each is Synced. How each joined is read from its log.
 func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) error {
 	server, installDB, _ := mariadbBinaries()
 	if err := chownTree(in.nodesDir(), in.cred); err != nil {
@@ -139,15 +144,33 @@ func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) erro
 	if out, err := child.CombinedOutput(install); err != nil {
 		return fmt.Errorf("mariadb-install-db: %v: %s", err, errorLines(string(out)))
 	}
+	began := time.Now()
+	for _, n := range in.nodes[1:] {
+		if err := copyDataDir(ctx, in.nodes[0].dataDir, n.dataDir); err != nil {
+			return err
+		}
+	}
 	in.exited = make(chan struct{})
-	for i, n := range in.nodes {
-		if err := in.startNode(ctx, opt, server, i); err != nil {
+	if err := in.startNode(ctx, opt, server, 0); err != nil {
+		return err
+	}
+	go in.watchNode(in.nodes[0])
+	in.nodes[0].joined = joinedNew
+	logf(opt.Log, "galera node n1 (pid %d, %s:3306) Synced, a new cluster", in.nodes[0].proc.PID(), in.nodes[0].addr)
+	for i, n := range in.nodes[1:] {
+		if err := in.joinCopy(ctx, opt, server, i+1); err != nil {
 			return err
 		}
 		go in.watchNode(n)
-		logf(opt.Log, "galera node %s (pid %d, %s:3306) Synced", n.name, n.proc.PID(), n.addr)
+		log, _ := os.ReadFile(n.logFile)
+		n.joined = joinedBy(string(log))
+		logf(opt.Log, "galera node %s (pid %d, %s:3306) Synced, joined by %s", n.name, n.proc.PID(), n.addr, n.joined)
 	}
-	return in.waitCluster(ctx)
+	if err := in.waitCluster(ctx); err != nil {
+		return err
+	}
+	logf(opt.Log, "the cluster was up %.1f s after its system tables were made", time.Since(began).Seconds())
+	return nil
 }
 
 // watchNode records a node's death; the cluster is gone (Exited) once no

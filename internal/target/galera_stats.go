@@ -56,6 +56,9 @@ type NodeStats struct {
 	// Link is what the node sent the others through the link's relay in
 	// the window (nil without --link).
 	Link *netns.RelayCounts
+	// Joined is how the node came to hold the cluster's state at its
+	// start, as its log says ("" for a target that does not say).
+	Joined string
 }
 
 // innodbDeadlocks is InnoDB's count of the deadlocks it detected: a
@@ -175,20 +178,20 @@ func (in *galeraInstance) NodeStats(ctx context.Context) ([]NodeStats, error) {
 	var errs []error
 	for i, n := range in.nodes {
 		if died := n.diedAt.Load(); died != nil {
-			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), DiedAt: *died})
+			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), DiedAt: *died, Joined: n.joined})
 			continue
 		}
 		st, err := n.status(ctx)
 		if err != nil {
 			// listed all the same: a node left out would look like one
 			// whose engine broke no lock cycle
-			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), Unread: err.Error()})
+			out = append(out, NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), Unread: err.Error(), Joined: n.joined})
 			errs = append(errs, fmt.Errorf("node %s: %w", n.name, err))
 			continue
 		}
 		now := numbers(st)
 		ns := NodeStats{Name: n.name, Address: n.addr, PID: n.proc.PID(), CPUSeconds: procCPU(n.proc.PID()) - in.marks[i].cpu,
-			Deadlocks: now[innodbDeadlocks] - in.marks[i].counters[innodbDeadlocks], Counters: map[string]float64{}}
+			Deadlocks: now[innodbDeadlocks] - in.marks[i].counters[innodbDeadlocks], Counters: map[string]float64{}, Joined: n.joined}
 		for _, k := range galeraCounted {
 			ns.Counters[k] = now[k] - in.marks[i].counters[k]
 		}

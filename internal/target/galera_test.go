@@ -168,3 +168,30 @@ func TestNodeStatsListsEveryNode(t *testing.T) {
 		t.Errorf("stats %+v, want n1 and n3 unread, n2 dead", stats)
 	}
 }
+
+// TestGaleraJoinedByItsLog: how a joiner came in is what its own log
+// says (lines as MariaDB 10.11 and Galera 4.23 wrote them here): no
+// state transfer only when Galera said none was needed and the node
+// synchronized.
+func TestGaleraJoinedByItsLog(t *testing.T) {
+	const (
+		synced  = "2026-11-28  9:40:06 2 [Note] WSREP: Synchronized with group, ready for connections\n"
+		noST    = "2026-11-28  9:40:05 2 [Note] WSREP: Cert index reset to 00000000-0000-0000-0000-000000000000:-1 (proto: 11), state transfer needed: no\n"
+		needST  = "2026-11-28  9:40:21 2 [Note] WSREP: Cert index reset to 00000000-0000-0000-0000-000000000000:-1 (proto: 11), state transfer needed: yes\n"
+		stReq   = "2026-11-28  9:40:21 2 [Note] WSREP: State transfer required: \n\tGroup state: b9fb19cf-eb0f-11f1-8ac1-a2471165dbda:2\n\tLocal state: 00000000-0000-0000-0000-000000000000:-1\n"
+		sstDone = "WSREP_SST: [INFO] rsync SST completed on joiner (20261128 09:40:24.792)\n2026-11-28  9:40:25 2 [Note] WSREP: IST received: b9fb19cf-eb0f-11f1-8ac1-a2471165dbda:2\n"
+		istDone = "WSREP_SST: [INFO] rsync IST completed on joiner (20261128 09:22:06.618)\n2026-11-28  9:22:13 2 [Note] WSREP: IST received: 268fde2b-eb0d-11f1-be4a-837099a54f7c:4\n"
+	)
+	for log, want := range map[string]string{
+		noST + synced:                     joinedCopy,
+		needST + stReq + istDone + synced: joinedIST,
+		needST + stReq + sstDone + synced: joinedSST,
+		noST:                              joinedUnknown,
+		synced:                            joinedUnknown,
+		"":                                joinedUnknown,
+	} {
+		if got := joinedBy(log); got != want {
+			t.Errorf("joinedBy(%q) = %q, want %q", log, got, want)
+		}
+	}
+}
