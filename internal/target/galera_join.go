@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"shootout/internal/child"
 )
@@ -56,6 +57,21 @@ func joinedBy(log string) string {
 		return joinedCopy
 	}
 	return joinedUnknown
+}
+
+// joinedFromLog reads how a Synced node came in from its log, waiting a
+// little for the line that says so: the node reports Synced in its status
+// before it may have logged "Synchronized with group".
+func joinedFromLog(ctx context.Context, logFile string) string {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		log, _ := os.ReadFile(logFile)
+		joined := joinedBy(string(log))
+		if joined != joinedUnknown || time.Now().After(deadline) || ctx.Err() != nil {
+			return joined
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // joinCopy starts joiner i on its copy of n1's data directory as it was

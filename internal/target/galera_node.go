@@ -162,8 +162,7 @@ func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) erro
 			return err
 		}
 		go in.watchNode(n)
-		log, _ := os.ReadFile(n.logFile)
-		n.joined = joinedBy(string(log))
+		n.joined = joinedFromLog(ctx, n.logFile)
 		logf(opt.Log, "galera node %s (pid %d, %s:3306) Synced, joined by %s", n.name, n.proc.PID(), n.addr, n.joined)
 	}
 	if err := in.waitCluster(ctx); err != nil {
