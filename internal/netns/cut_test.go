@@ -33,6 +33,14 @@ func TestCutAndRestoreANode(t *testing.T) {
 			}
 			defer func() { l.Process.Kill(); l.Wait() }()
 		}
+		// the listeners up before any path is judged: on a busy machine
+		// socat inside a namespace can take longer than reaches' retries
+		for i, nd := range nw.Nodes {
+			up := exec.Command("socat", "-u", "OPEN:/dev/null", "TCP:"+nd.Addr.String()+":5001,connect-timeout=1,retry=100,interval=0.1")
+			if err := up.Run(); err != nil {
+				t.Fatalf("node %d's listener never answered the clients' side: %v", i+1, err)
+			}
+		}
 		paths := func(when string, want map[[2]int]bool) {
 			t.Helper()
 			for p, ok := range want {
