@@ -37,7 +37,23 @@ const (
 // schedule was short of CPU. A closed loop has no schedule (lag 0): there
 // its CPU and its share tell.
 func saturated(cores, allowed, share float64, lag time.Duration) bool {
-	return cores >= SaturatedCPU*allowed || share >= SaturatedShare || lag >= SaturatedLag
+	return len(saturatedBy(cores, allowed, share, lag)) > 0
+}
+
+// saturatedBy says which of saturated's rules an agent met, in words the
+// report prints.
+func saturatedBy(cores, allowed, share float64, lag time.Duration) []string {
+	var by []string
+	if cores >= SaturatedCPU*allowed {
+		by = append(by, fmt.Sprintf("used %.2f of the %.2f cores it was given", cores, allowed))
+	}
+	if share >= SaturatedShare {
+		by = append(by, fmt.Sprintf("%.0f%% of its clients' time on its CPU or waiting for one", share*100))
+	}
+	if lag >= SaturatedLag {
+		by = append(by, fmt.Sprintf("woke %.0f ms late for its schedule", float64(lag)/float64(time.Millisecond)))
+	}
+	return by
 }
 
 // allowed is the CPU an agent on cpus CPUs may use in cores: its quota
@@ -256,7 +272,8 @@ func (a *Agents) run(ctx context.Context, i int, req RunRequest, st *Stat, live 
 	if raw.ElapsedNs > 0 && st.Clients > 0 {
 		st.CPUShare = float64(rep.RunNs+rep.WaitNs) / float64(int64(st.Clients)*raw.ElapsedNs)
 	}
-	st.Saturated = saturated(st.CPUCores, allowed(rep.CPUs, a.CPUQuota), st.CPUShare, time.Duration(raw.ScheduleLagNs))
+	st.SaturatedBy = saturatedBy(st.CPUCores, allowed(rep.CPUs, a.CPUQuota), st.CPUShare, time.Duration(raw.ScheduleLagNs))
+	st.Saturated = len(st.SaturatedBy) > 0
 	return raw, nil
 }
 

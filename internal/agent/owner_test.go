@@ -89,3 +89,22 @@ func TestBarrierIsSetAfterTheClockOffsets(t *testing.T) {
 		t.Fatalf("the barrier is %v away when the agents are told it, want it ahead of them", left)
 	}
 }
+
+// The report says which rule marked an agent: the cores against what it
+// was given (its quota where it had one), its clients' share, its lag.
+func TestSaturatedByNamesTheRule(t *testing.T) {
+	for _, c := range []struct {
+		cores, allowed, share float64
+		lag                   time.Duration
+		want                  string
+	}{
+		{0.24, allowed(1, 0.25), 0, 0, "used 0.24 of the 0.25 cores it was given"},
+		{0.3, allowed(1, 0), 0.5, 0, "50% of its clients' time on its CPU or waiting for one"},
+		{0.1, allowed(2, 0), 0, 100 * time.Millisecond, "woke 100 ms late for its schedule"},
+	} {
+		by := saturatedBy(c.cores, c.allowed, c.share, c.lag)
+		if len(by) != 1 || by[0] != c.want {
+			t.Errorf("saturatedBy(%v, %v, %v, %v) = %q, want [%q]", c.cores, c.allowed, c.share, c.lag, by, c.want)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type group struct {
 // Width: a wider one is split into several that repeat its first columns.
 func Terminal(w io.Writer, files []*result.File, baseline string) {
 	files = named(files)
+	baseline = variantBaseline(files, baseline)
 	width := Width()
 	writeRowsTables(w, files, baseline)
 	for _, g := range groups(files) {
@@ -471,8 +472,11 @@ func saturatedClientCells(files []*result.File) []string {
 		}
 		var why []string
 		for i, a := range f.Client.Agents {
-			if a.Saturated {
-				why = append(why, fmt.Sprintf("agent %d %.2f cores of %d CPUs, %.0f%% of its clients' time on or waiting for a CPU", i+1, a.CPUCores, a.CPUs, a.CPUShare*100))
+			switch {
+			case len(a.SaturatedBy) > 0:
+				why = append(why, fmt.Sprintf("agent %d %s", i+1, strings.Join(a.SaturatedBy, ", ")))
+			case a.Saturated: // files written before saturated_by
+				why = append(why, fmt.Sprintf("agent %d %.2f cores, %.0f%% of its clients' time on or waiting for a CPU", i+1, a.CPUCores, a.CPUShare*100))
 			}
 		}
 		out = append(out, fmt.Sprintf("%s %s repeat %d: %s; more agents, or agents on more CPUs, would drive more",

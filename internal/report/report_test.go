@@ -429,13 +429,14 @@ func TestEmbeddedCPUIsOnlyInTheServerColumn(t *testing.T) {
 func TestASaturatedClientIsNamed(t *testing.T) {
 	t.Setenv("COLUMNS", "1000")
 	sat := cell("mariadb-innodb", 9, "0", 30, "ok")
-	sat.Client.Agents = []result.Agent{{Clients: 9, CPUCores: 0.26, CPUs: 1, CPUShare: 0.97, Saturated: true}}
+	sat.Client.Agents = []result.Agent{{Clients: 9, CPUCores: 0.26, CPUs: 1, CPUShare: 0.97, Saturated: true,
+		SaturatedBy: []string{"used 0.26 of the 0.25 cores it was given", "97% of its clients' time on its CPU or waiting for one"}}}
 	sat.Client.Saturated = true
 	kept := cell("postgres", 9, "0", 30, "ok")
 	kept.Client.Agents = []result.Agent{{Clients: 3, CPUCores: 0.18, CPUs: 1, CPUShare: 0.3}}
 	var b bytes.Buffer
 	Terminal(&b, []*result.File{sat, kept}, "mariadb-innodb")
-	want := "client saturated: mariadb-innodb 9/0 repeat 1: agent 1 0.26 cores of 1 CPUs, 97% of its clients' time on or waiting for a CPU"
+	want := "client saturated: mariadb-innodb 9/0 repeat 1: agent 1 used 0.26 of the 0.25 cores it was given, 97% of its clients' time on its CPU or waiting for one"
 	if out := b.String(); !strings.Contains(out, want) || strings.Contains(out, "client saturated: postgres") {
 		t.Errorf("want %q and no postgres line:\n%s", want, out)
 	}
@@ -443,7 +444,7 @@ func TestASaturatedClientIsNamed(t *testing.T) {
 	if err := HTML(&h, &Page{Files: []*result.File{sat, kept}, Baseline: "mariadb-innodb"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.String(), "Client saturated: mariadb-innodb 9/0 repeat 1: agent 1 0.26 cores") {
+	if !strings.Contains(h.String(), "Client saturated: mariadb-innodb 9/0 repeat 1: agent 1 used 0.26 of the 0.25 cores") {
 		t.Error("the HTML report does not name the saturated client")
 	}
 }

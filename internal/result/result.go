@@ -374,7 +374,9 @@ type Agent struct {
 	ThrottledS    float64 `json:"throttled_s,omitempty"`
 	ScheduleLagMs float64 `json:"schedule_lag_ms"`
 	Saturated     bool    `json:"saturated"`
-	Events        int64   `json:"events"`
+	// SaturatedBy says which rule marked it, in words.
+	SaturatedBy []string `json:"saturated_by,omitempty"`
+	Events      int64    `json:"events"`
 	// Cpuset is the CPUs of the agent's own cgroup ("" when it had none:
 	// it ran where shootout runs).
 	Cpuset string `json:"cpuset,omitempty"`
