@@ -27,6 +27,7 @@ var CSVHeader = []string{"workload", "dataset", "memory_bytes", "iops", "clients
 // 0; sizes are bytes, times ms.
 func CSV(w io.Writer, files []*result.File, baseline string) error {
 	files = named(files)
+	baseline = variantBaseline(files, baseline)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
 		return err

@@ -187,6 +187,7 @@ func clip(s string, n int) string {
 func buildPage(p *Page) view {
 	q := *p
 	q.Files = named(p.Files)
+	q.Baseline = variantBaseline(q.Files, p.Baseline)
 	p = &q
 	v := view{Dir: p.Dir, Generated: p.Generated.UTC().Format("2006-01-02 15:04 UTC")}
 	v.Title = "shootout results"

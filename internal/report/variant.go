@@ -26,3 +26,21 @@ func named(files []*result.File) []*result.File {
 	}
 	return out
 }
+
+// variantBaseline is the baseline among files already named: the name as
+// given where a cell bears it, else, for a target run in variants (the
+// report command's --baseline, a results directory without a manifest),
+// its first variant, as the run takes it; files is in the run's order.
+func variantBaseline(files []*result.File, baseline string) string {
+	for _, f := range files {
+		if f.Cell.Target == baseline {
+			return baseline
+		}
+	}
+	for _, f := range files {
+		if f.Cell.Variant != "" && f.Cell.Target == baseline+" "+f.Cell.Variant {
+			return f.Cell.Target
+		}
+	}
+	return baseline
+}

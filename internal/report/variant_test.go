@@ -67,3 +67,44 @@ func TestTargetVariantsAreRowsAgainstTheBaseline(t *testing.T) {
 		t.Errorf("the terminal table does not name the variants in one table:\n%s", out)
 	}
 }
+
+// A baseline named by its plain target (report --baseline mariadb-galera,
+// a directory without a manifest) is its first variant, as the run takes
+// it: the CSV's ratios are against it, not left empty.
+func TestAPlainBaselineIsItsFirstVariant(t *testing.T) {
+	var in []*result.File
+	for _, v := range []struct {
+		variant string
+		mean    float64
+	}{{"writers=one", 4}, {"writers=all", 8}} {
+		f := cell("mariadb-galera", 8, "0", v.mean, "ok")
+		f.Cell.Variant = v.variant
+		in = append(in, f)
+	}
+	var b bytes.Buffer
+	if err := CSV(&b, in, "mariadb-galera"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratio, target := -1, -1
+	for i, h := range rows[0] {
+		switch h {
+		case "times_baseline":
+			ratio = i
+		case "target":
+			target = i
+		}
+	}
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		if r[ratio] != "" {
+			got[r[target]] = r[ratio]
+		}
+	}
+	if got["mariadb-galera writers=all"] != "2.0000" || got["mariadb-galera writers=one"] != "1.0000" {
+		t.Errorf("ratios against the plain target's first variant: %v", got)
+	}
+}
