@@ -513,11 +513,29 @@ func variantID(variant string) string {
 		}, kv))
 	}
 	id := strings.Join(parts, "_")
-	if len(id) > 64 {
-		h := sha256.Sum256([]byte(id))
-		id = id[:48] + "-" + hex.EncodeToString(h[:4])
+	if len(id) > 64 || !plainVariant(variant) {
+		h := sha256.Sum256([]byte(variant))
+		id = id[:min(len(id), 48)] + "-" + hex.EncodeToString(h[:4])
 	}
 	return id
+}
+
+// plainVariant is whether variantID's readable form alone tells variant
+// apart: each key=value of letters, digits, dots and underscores, one
+// '=' (a '-' or another character mapped would make "a=b-c" and "a-b=c"
+// one id).
+func plainVariant(variant string) bool {
+	for _, kv := range strings.Fields(variant) {
+		if strings.HasPrefix(kv, "link=") {
+			continue
+		}
+		if strings.Count(kv, "=") != 1 || strings.ContainsFunc(kv, func(r rune) bool {
+			return r != '=' && r != '.' && r != '_' && !(r >= '0' && r <= '9') && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z')
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // conditionsHash is a short hash of what can change a cell's figures but
