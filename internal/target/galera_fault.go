@@ -180,6 +180,10 @@ func (r *cutRun) fail(err error) {
 func (in *galeraInstance) endCut() error {
 	r := in.cut
 	if r == nil {
+		if in.conf.cut != nil {
+			// the cell's figures would read as taken under a cut
+			return fmt.Errorf("cut_link %s: never started (the nodes' counters could not be marked at the run's start)", in.conf.cut)
+		}
 		return nil
 	}
 	r.stopOnce.Do(func() { close(r.stop) })
@@ -187,6 +191,9 @@ func (in *galeraInstance) endCut() error {
 	in.restoreCut(r)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err == nil && r.cutAt.IsZero() {
+		return fmt.Errorf("cut_link %s: the run ended before the cut was due: no node was cut (a cut must fall inside --duration)", r.cut)
+	}
 	return r.err
 }
 
