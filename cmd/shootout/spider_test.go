@@ -19,6 +19,7 @@ import (
 // backends' counters show the head's round trips to each, and the run
 // leaves no host behind.
 func TestSpiderCellThroughTheHead(t *testing.T) {
+	t.Parallel() // its own shootout process, nodes and networks; it asserts counts, not speed (TestMain says why)
 	testenv.RequireTarget(t, target.Spider{})
 	out := filepath.Join(testenv.WorkDir(t), "res")
 	cmd := exec.Command(bin, "run", "--targets", "mariadb-spider", "--workload", "oltp_read_write", "--dataset", "1000",
