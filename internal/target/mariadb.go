@@ -219,9 +219,21 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 }
 
 // installDB makes the data directory's system tables (mariadb-install-db).
+// The first one for given binaries, arguments and user is kept as a
+// template that later starts copy (bootstrapOnce).
 func (m MariaDB) installDB(ctx context.Context, opt StartOptions, dataDir, username string) error {
-	_, installDB, _ := m.binaries()
-	args := []string{"--no-defaults", "--datadir=" + dataDir, "--user=" + username,
+	server, installDB, _ := m.binaries()
+	args := m.installArgs(opt, username)
+	key := templateKey([]string{server, installDB}, args, os.Geteuid(), os.Getegid())
+	_, err := bootstrapOnce(ctx, opt, "mariadb-install-db", key, dataDir, func() error {
+		return runInstallDB(ctx, opt, installDB, append(slices.Clip(args), "--datadir="+dataDir), dataDir)
+	})
+	return err
+}
+
+// installArgs are mariadb-install-db's arguments but the data directory.
+func (m MariaDB) installArgs(opt StartOptions, username string) []string {
+	args := []string{"--no-defaults", "--user=" + username,
 		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"}
 	if m.Basedir != "" {
 		args = append(args, "--basedir="+m.Basedir)
@@ -233,6 +245,10 @@ func (m MariaDB) installDB(ctx context.Context, opt StartOptions, dataDir, usern
 			args = append(args, fmt.Sprintf("--%s=%s", strings.ReplaceAll(k, "_", "-"), opt.Settings[k]))
 		}
 	}
+	return args
+}
+
+func runInstallDB(ctx context.Context, opt StartOptions, installDB string, args []string, dataDir string) error {
 	install := func() ([]byte, error) {
 		return child.CombinedOutput(exec.CommandContext(ctx, installDB, args...))
 	}

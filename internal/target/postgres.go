@@ -112,7 +112,7 @@ func (p Postgres) Start(ctx context.Context, opt StartOptions) (_ Instance, err 
 	in := &postgresInstance{managed: managed{dir: dir, keep: opt.KeepData, dataDir: filepath.Join(dir, "data")},
 		logFile: filepath.Join(dir, "postgres.log")}
 	pw := password()
-	if err := in.initdb(ctx, bin, cred, pw); err != nil {
+	if err := in.initdb(ctx, opt, bin, cred, pw); err != nil {
 		return nil, err
 	}
 	in.applied = map[string]string{"max_connections": "1100", "listen_addresses": "127.0.0.1", "unix_socket_directories": dir}
@@ -163,7 +163,7 @@ func postgresDir(opt StartOptions, cred *syscall.Credential) (string, error) {
 }
 
 // initdb makes the data directory, with the benchmark user's password pw.
-func (in *postgresInstance) initdb(ctx context.Context, bin string, cred *syscall.Credential, pw string) error {
+func (in *postgresInstance) initdb(ctx context.Context, opt StartOptions, bin string, cred *syscall.Credential, pw string) error {
 	pwFile := filepath.Join(in.dir, "pwfile")
 	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
 		return err
@@ -175,13 +175,46 @@ func (in *postgresInstance) initdb(ctx context.Context, bin string, cred *syscal
 			}
 		}
 	}
-	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", in.dataDir, "-U", "shootout",
-		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if out, err := child.CombinedOutput(initdb); err != nil {
-		return fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
+	defer os.Remove(pwFile)
+	args := []string{"-U", "shootout", "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"}
+	uid, gid := ownerOf(cred)
+	key := templateKey([]string{filepath.Join(bin, "initdb"), filepath.Join(bin, "postgres")}, args, uid, gid)
+	fresh := func() error {
+		initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), append(slices.Clip(args), "-D", in.dataDir, "--pwfile="+pwFile)...)
+		initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		if out, err := child.CombinedOutput(initdb); err != nil {
+			return fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
+		}
+		return nil
 	}
-	os.Remove(pwFile)
+	copied, err := bootstrapOnce(ctx, opt, "initdb", key, in.dataDir, fresh)
+	if err != nil || !copied {
+		return err
+	}
+	if err := setPassword(ctx, bin, cred, in.dataDir, pw); err != nil {
+		// the copy holds another start's password: bootstrap afresh
+		logf(opt.Log, "initdb: template not used (%v); bootstrapping", err)
+		os.RemoveAll(in.dataDir)
+		return fresh()
+	}
+	return nil
+}
+
+// setPassword gives a template's copy this start's password, in
+// single-user mode (no server, no port). The statement is never logged
+// and its output never shown: it holds the password.
+func setPassword(ctx context.Context, bin string, cred *syscall.Credential, dataDir, pw string) error {
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "postgres"), "--single", "-D", dataDir,
+		"-c", "fsync=off", "-c", "log_min_error_statement=panic", "-c", "log_statement=none", "postgres")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	cmd.Stdin = strings.NewReader("ALTER ROLE shootout PASSWORD '" + pw + "'\n")
+	out, err := child.CombinedOutput(cmd)
+	if err == nil && strings.Contains(string(out), "ERROR") {
+		err = errors.New("ALTER ROLE failed")
+	}
+	if err != nil {
+		return fmt.Errorf("set the password in single-user mode: %v", err)
+	}
 	return nil
 }
 
