@@ -237,6 +237,17 @@ func TestRedmineCapturedAndReplayed(t *testing.T) {
 					log := filepath.Join(inst.DataDir(), l.path)
 					keepLog(t, log, tc.from+"-"+filepath.Base(l.path))
 					file, own := fromLog(t, log, l.format, proxied)
+					if l.format == "slow" {
+						// compared, not replayed: its times are to the
+						// second, so which of two sessions' statements
+						// came first within a second is unknown, and a
+						// fresh-clone CI's replay in commit order read
+						// Redmine's tables before the migration that made
+						// them (2026-11-28; the note). The general log's
+						// and the csvlog's replays stand.
+						t.Logf("the slow log compared in %s (not replayed)", time.Since(began).Round(time.Millisecond))
+						return
+					}
 					// more clients: a MariaDB log's times are to the
 					// second, so more of its sessions seem open at once
 					replayExpecting(t, file, tc.from, expect{timing: l.timing, clients: 8, own: own, fromLog: true})
