@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"shootout/internal/child"
+	"shootout/internal/metrics"
 	"shootout/internal/proto"
 	"shootout/internal/target"
 )
@@ -402,18 +403,7 @@ func (w *WordPress) PIDs() []int {
 	var pids []int
 	for _, p := range []*target.Process{w.nginx, w.fpm} {
 		if p != nil {
-			pids = append(pids, p.PID())
-		}
-	}
-	for i := 0; i < len(pids); i++ {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pids[i], pids[i]))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, n)
-			}
+			pids = append(append(pids, p.PID()), metrics.Descendants(p.PID())...)
 		}
 	}
 	return pids
