@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"shootout/internal/child"
 	"shootout/internal/dialect"
 	"shootout/internal/proto"
 )
@@ -135,14 +133,13 @@ func (in *galeraInstance) nodeArgs(i int) []string {
 // joiner on its copy at the cluster's position (joinCopy), and waits
 // until each is Synced. How each joined is read from its log.
 func (in *galeraInstance) startNodes(ctx context.Context, opt StartOptions) error {
-	server, installDB, _ := mariadbBinaries()
+	server, _, _ := mariadbBinaries()
 	if err := chownTree(in.nodesDir(), in.cred); err != nil {
 		return err
 	}
-	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+in.nodes[0].dataDir, "--user=mysql",
-		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
-	if out, err := child.CombinedOutput(install); err != nil {
-		return fmt.Errorf("mariadb-install-db: %v: %s", err, errorLines(string(out)))
+	uid, gid := ownerOf(in.cred)
+	if err := (MariaDB{}).installDB(ctx, opt, in.nodes[0].dataDir, "mysql", uid, gid); err != nil {
+		return err
 	}
 	began := time.Now()
 	for _, n := range in.nodes[1:] {

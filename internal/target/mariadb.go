@@ -200,7 +200,7 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	if err != nil {
 		return nil, err
 	}
-	if err := m.installDB(ctx, opt, in.dataDir, me.Username); err != nil {
+	if err := m.installDB(ctx, opt, in.dataDir, me.Username, os.Geteuid(), os.Getegid()); err != nil {
 		return nil, err
 	}
 	if in.applied, err = m.settings(opt); err != nil {
@@ -218,13 +218,15 @@ func (m MariaDB) Start(ctx context.Context, opt StartOptions) (_ Instance, err e
 	return in, nil
 }
 
-// installDB makes the data directory's system tables (mariadb-install-db).
-// The first one for given binaries, arguments and user is kept as a
-// template that later starts copy (bootstrapOnce).
-func (m MariaDB) installDB(ctx context.Context, opt StartOptions, dataDir, username string) error {
+// installDB makes the data directory's system tables (mariadb-install-db)
+// for the server's user username, whose files belong to uid and gid.
+// The first one for given binaries, arguments and owner is kept as a
+// template that later starts copy (bootstrapOnce): single servers and
+// the clusters' nodes alike.
+func (m MariaDB) installDB(ctx context.Context, opt StartOptions, dataDir, username string, uid, gid int) error {
 	server, installDB, _ := m.binaries()
 	args := m.installArgs(opt, username)
-	key := templateKey([]string{server, installDB}, args, os.Geteuid(), os.Getegid())
+	key := templateKey([]string{server, installDB}, args, uid, gid)
 	_, err := bootstrapOnce(ctx, opt, "mariadb-install-db", key, dataDir, func() error {
 		return runInstallDB(ctx, opt, installDB, append(slices.Clip(args), "--datadir="+dataDir), dataDir)
 	})

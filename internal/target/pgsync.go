@@ -202,17 +202,8 @@ func (in *pgSyncInstance) subnet() string {
 // the benchmark database.
 func (in *pgSyncInstance) startPrimary(ctx context.Context, opt StartOptions) error {
 	n := in.nodes[0]
-	pwFile := filepath.Join(n.dir, "pwfile")
-	if err := writeOwned(pwFile, in.pw+"\n", in.cred); err != nil {
+	if err := initCluster(ctx, opt, in.bin, in.cred, n.dir, n.dataDir, in.pw); err != nil {
 		return err
-	}
-	initdb := exec.CommandContext(ctx, filepath.Join(in.bin, "initdb"), "-D", n.dataDir, "-U", "shootout",
-		"--pwfile="+pwFile, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: in.cred}
-	out, err := child.CombinedOutput(initdb)
-	os.Remove(pwFile)
-	if err != nil {
-		return fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
 	}
 	hba, err := os.OpenFile(filepath.Join(n.dataDir, "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -164,15 +164,27 @@ func postgresDir(opt StartOptions, cred *syscall.Credential) (string, error) {
 
 // initdb makes the data directory, with the benchmark user's password pw.
 func (in *postgresInstance) initdb(ctx context.Context, opt StartOptions, bin string, cred *syscall.Credential, pw string) error {
-	pwFile := filepath.Join(in.dir, "pwfile")
+	if cred != nil {
+		if err := os.Chown(in.dir, int(cred.Uid), int(cred.Gid)); err != nil {
+			return err
+		}
+	}
+	return initCluster(ctx, opt, bin, cred, in.dir, in.dataDir, pw)
+}
+
+// initCluster makes a PostgreSQL data directory whose benchmark user has
+// the password pw, from the template of an earlier initdb of the same
+// binaries and owner when there is one (a single server's start and a
+// postgres-sync primary's share it). The password passes through a file
+// in dir, removed at once, never a command line.
+func initCluster(ctx context.Context, opt StartOptions, bin string, cred *syscall.Credential, dir, dataDir, pw string) error {
+	pwFile := filepath.Join(dir, "pwfile")
 	if err := os.WriteFile(pwFile, []byte(pw+"\n"), 0o600); err != nil {
 		return err
 	}
 	if cred != nil {
-		for _, f := range []string{in.dir, pwFile} {
-			if err := os.Chown(f, int(cred.Uid), int(cred.Gid)); err != nil {
-				return err
-			}
+		if err := os.Chown(pwFile, int(cred.Uid), int(cred.Gid)); err != nil {
+			return err
 		}
 	}
 	defer os.Remove(pwFile)
@@ -180,21 +192,21 @@ func (in *postgresInstance) initdb(ctx context.Context, opt StartOptions, bin st
 	uid, gid := ownerOf(cred)
 	key := templateKey([]string{filepath.Join(bin, "initdb"), filepath.Join(bin, "postgres")}, args, uid, gid)
 	fresh := func() error {
-		initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), append(slices.Clip(args), "-D", in.dataDir, "--pwfile="+pwFile)...)
+		initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), append(slices.Clip(args), "-D", dataDir, "--pwfile="+pwFile)...)
 		initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		if out, err := child.CombinedOutput(initdb); err != nil {
 			return fmt.Errorf("initdb: %v: %s", err, lastLines(string(out), 5))
 		}
 		return nil
 	}
-	copied, err := bootstrapOnce(ctx, opt, "initdb", key, in.dataDir, fresh)
+	copied, err := bootstrapOnce(ctx, opt, "initdb", key, dataDir, fresh)
 	if err != nil || !copied {
 		return err
 	}
-	if err := setPassword(ctx, bin, cred, in.dataDir, pw); err != nil {
+	if err := setPassword(ctx, bin, cred, dataDir, pw); err != nil {
 		// the copy holds another start's password: bootstrap afresh
 		logf(opt.Log, "initdb: template not used (%v); bootstrapping", err)
-		os.RemoveAll(in.dataDir)
+		os.RemoveAll(dataDir)
 		return fresh()
 	}
 	return nil

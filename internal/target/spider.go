@@ -290,7 +290,7 @@ func (in *spiderInstance) nodeArgs(i int) []string {
 // startNodes makes the system tables once and copies them to every
 // node (no node's differ), then starts the nodes together.
 func (in *spiderInstance) startNodes(ctx context.Context, opt StartOptions) error {
-	server, installDB, _ := mariadbBinaries()
+	server, _, _ := mariadbBinaries()
 	tmpl := in.head().dataDir
 	if err := os.MkdirAll(tmpl, 0o700); err != nil {
 		return err
@@ -298,10 +298,9 @@ func (in *spiderInstance) startNodes(ctx context.Context, opt StartOptions) erro
 	if err := chownTree(in.nodesDir(), in.cred); err != nil {
 		return err
 	}
-	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+tmpl, "--user=mysql",
-		"--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
-	if out, err := child.CombinedOutput(install); err != nil {
-		return fmt.Errorf("mariadb-install-db: %v: %s", err, errorLines(string(out)))
+	uid, gid := ownerOf(in.cred)
+	if err := (MariaDB{}).installDB(ctx, opt, tmpl, "mysql", uid, gid); err != nil {
+		return err
 	}
 	for _, n := range in.backends() {
 		if out, err := child.CombinedOutput(exec.CommandContext(ctx, "cp", "-a", tmpl, n.dataDir)); err != nil {

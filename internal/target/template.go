@@ -74,7 +74,7 @@ func templateRoot() (string, error) {
 }
 
 // restoreTemplate copies the template of key to dataDir, which must not
-// exist yet, and says whether it did. On any failure dataDir is left
+// exist yet or be empty, and says whether it did. On any failure dataDir is left
 // absent, for the caller to bootstrap into.
 func restoreTemplate(ctx context.Context, key, dataDir string) (bool, error) {
 	root, err := templateRoot()
@@ -88,6 +88,11 @@ func restoreTemplate(ctx context.Context, key, dataDir string) (bool, error) {
 	}
 	if err != nil || string(mark) != key {
 		return false, fmt.Errorf("template %s has no valid marker (remove it): %v", dir, err)
+	}
+	// a cluster makes its nodes' directories first: an empty one is
+	// replaced by the copy, whose owner and mode are the bootstrap's
+	if err := os.Remove(dataDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("%s already holds files: %v", dataDir, err)
 	}
 	if err := copyTree(ctx, filepath.Join(dir, "data"), dataDir); err != nil {
 		os.RemoveAll(dataDir)

@@ -95,6 +95,23 @@ func TestTemplateIsUsedOnlyWhenComplete(t *testing.T) {
 		t.Fatalf("copied file: %v, %v (want mode 0640)", st, err)
 	}
 
+	// a cluster's node directory made empty beforehand takes the copy
+	// itself, not a data/ inside it; one that holds files is refused
+	made := filepath.Join(work, "n", "data")
+	os.MkdirAll(made, 0o700)
+	if copied, err := bootstrapOnce(ctx, StartOptions{}, "test", "k1", made, boot(made)); err != nil || !copied {
+		t.Fatalf("into an empty directory: copied %v, err %v", copied, err)
+	}
+	if _, err := os.Stat(filepath.Join(made, "mysql", "user.MAI")); err != nil {
+		t.Fatalf("copy into an empty directory: %v", err)
+	}
+	full := filepath.Join(work, "f", "data")
+	os.MkdirAll(full, 0o700)
+	os.WriteFile(filepath.Join(full, "ibdata1"), nil, 0o600)
+	if ok, err := restoreTemplate(ctx, "k1", full); ok || err == nil || !strings.Contains(err.Error(), "already holds files") {
+		t.Fatalf("into a directory with files: copied %v, err %v", ok, err)
+	}
+
 	// a template without its marker, as a build killed before its rename
 	// would be if it were in place
 	half := filepath.Join(root, "k2")
