@@ -58,11 +58,12 @@ func TestServerOOMKilledIsNamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
+	t.Parallel()
 	requireLimits(t)
 	// shootout's own sizing fits the cap (SizeMemory): a user's setting
 	// that does not is what gets a server killed
 	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_point_select"}, Datasets: []string{"1500000"},
-		Clients: []int{1}, Duration: "2s", Interval: "0s", Memory: "192M",
+		Clients: []int{1}, Duration: "2s", Interval: "0s", Memory: "192M", CPUs: "all",
 		Settings: map[string]map[string]string{"mariadb-innodb": {"innodb_buffer_pool_size": "1G"}}}
 	f := cellOf(t, p)
 	if f.OK() || !strings.Contains(f.Status, "mariadb-innodb died: the memory cgroup's OOM killer killed it") {
@@ -81,9 +82,10 @@ func TestServerOOMKilledMidRunIsNamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
+	t.Parallel()
 	requireLimits(t)
 	p := &plan.Plan{Targets: []string{"mariadb-innodb"}, Workloads: []string{"oltp_read_only"}, Datasets: []string{"10000"},
-		Clients: []int{2}, Duration: "30s", Interval: "0s", Memory: "256M"}
+		Clients: []int{2}, Duration: "30s", Interval: "0s", Memory: "256M", CPUs: "all"}
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +130,7 @@ func TestDataDiskFullMidRunIsNamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
+	t.Parallel()
 	requireLimits(t)
 	for _, tool := range []string{"mkfs.ext4", "mount", "umount"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -150,8 +153,10 @@ func TestDataDiskFullMidRunIsNamed(t *testing.T) {
 			exec.Command("umount", "-l", mnt).Run()
 		}
 	}()
+	// beside other tests, the servers on every core (--cpus all: a cell
+	// placed on its own CPUs moves the whole test process)
 	p := &plan.Plan{Targets: []string{"mariadb-innodb", "mariadb-myisam", "mariadb-aria"}, Workloads: []string{"oltp_insert"},
-		Datasets: []string{"10000"}, Clients: []int{2}, Duration: "8s", Interval: "0s"}
+		Datasets: []string{"10000"}, Clients: []int{2}, Duration: "8s", Interval: "0s", CPUs: "all"}
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)

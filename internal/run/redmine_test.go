@@ -31,6 +31,9 @@ func runRedmineWith(t *testing.T, name string, params map[string]string, r *Runn
 	testenv.RequireTarget(t, tg)
 	out := testenv.WorkDir(t)
 	p := redminePlan(name, params, apps, clients)
+	// its callers run side by side: the server shares the cores (a cell
+	// placed on its own CPUs moves the whole test process)
+	p.CPUs = "all"
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +119,7 @@ func TestRedmineLostJournalFailsTheCell(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
+	t.Parallel()
 	for _, name := range []string{"sqlite", "mariadb-innodb"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
@@ -145,6 +149,7 @@ func TestRedmineLostConnectionAbandonsTheCycle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
+	t.Parallel()
 	killed := make(chan int, 1)
 	f := runRedmineWith(t, "mariadb-innodb", nil, &Runner{duringRun: func(ctx context.Context, db *sql.DB) {
 		time.Sleep(1500 * time.Millisecond)

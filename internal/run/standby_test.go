@@ -57,9 +57,10 @@ func TestKilledSyncStandbyStallsTheCellNamingIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real servers")
 	}
+	t.Parallel()
 	testenv.RequireTarget(t, target.PgSync{})
 	p := &plan.Plan{Targets: []string{"postgres-sync"}, Workloads: []string{"oltp_read_write"}, Datasets: []string{"1000"},
-		Clients: []int{4}, Duration: "30s", Interval: "0s"}
+		Clients: []int{4}, Duration: "30s", Interval: "0s", CPUs: "all"}
 	res, err := p.Resolve(plan.Options{})
 	if err != nil {
 		t.Fatal(err)
