@@ -23,6 +23,7 @@ import (
 
 	"shootout/internal/child"
 	"shootout/internal/dialect"
+	"shootout/internal/metrics"
 	"shootout/internal/proto"
 	"shootout/internal/target"
 )
@@ -362,24 +363,14 @@ func (r *Redmine) LogErrors() []string {
 func (r *Redmine) Dir() string { return r.dir }
 
 // PIDs are puma's master and its workers, for the cell's CPU and memory
-// figures.
+// figures: every descendant by its parent in /proc, as WordPress's, since
+// a child forked by another thread than the master's first is not in
+// that thread's children file.
 func (r *Redmine) PIDs() []int {
 	if r.proc == nil {
 		return nil
 	}
-	pids := []int{r.proc.PID()}
-	for i := 0; i < len(pids); i++ {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pids[i], pids[i]))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, n)
-			}
-		}
-	}
-	return pids
+	return append([]int{r.proc.PID()}, metrics.Descendants(r.proc.PID())...)
 }
 
 // Stop ends puma (SIGTERM to the master, which stops its workers; after
