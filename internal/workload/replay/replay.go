@@ -21,7 +21,7 @@ import (
 
 // The timings of a replay.
 const (
-	Original = "original" // open loop on the captured timeline
+	Original = "original" // the captured timeline, each statement after the commits the capture saw end before it began
 	Session  = "session"  // each session as fast as it can, in its order
 	Commit   = "commit"   // a statement waits for the commits the capture saw end before it began
 )
@@ -33,7 +33,7 @@ func init() {
 			{Name: "capture", Kind: workload.Text, Help: "the capture, a file shootout capture wrote"},
 			{Name: "dump", Kind: workload.Text, Help: "the data the capture started from, a mysqldump loaded first (MariaDB captures); default: the capture header's dump, beside the capture"},
 			{Name: "timing", Kind: workload.Text, Valid: []string{Original, Session, Commit},
-				Help: "original (the captured timeline), session (each session as fast as it can) or commit (a command waits for the commits the capture saw end before it); default: the most faithful the capture allows"},
+				Help: "original (the captured timeline, a command never before the commits the capture saw end before it), session (each session as fast as it can) or commit (as fast as the commits the capture saw end before a command allow); default: the most faithful the capture allows"},
 			{Name: "speed", Kind: workload.Float, Min: 0.001, Help: "timing=original's timeline compressed N times"},
 		},
 		New: New,
@@ -301,7 +301,7 @@ func (w *Workload) NewWorker(ctx context.Context, conn *sql.Conn, d dialect.Dial
 		mine = append(mine, w.s.lanes[i]...)
 	}
 	return &worker{w: w, db: db, first: conn, client: client, sessions: mine, cur: w.resume(client, mine),
-		counters: map[string]int64{}}, nil
+		inOrder: w.timing == Original && w.s.ended && n >= len(w.s.lanes), counters: map[string]int64{}}, nil
 }
 
 // resume is where a client's new worker starts: after the sessions its

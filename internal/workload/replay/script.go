@@ -18,6 +18,9 @@ type step struct {
 	// (timing=commit), and its own place in that order (-1: it commits
 	// nothing)
 	needs, commit int
+	// inTx: its session has a transaction open when it is sent (after
+	// BEGIN, before COMMIT or ROLLBACK), so its locks are held
+	inTx bool
 }
 
 // sess is one captured session: its steps in the order the client sent
@@ -210,6 +213,7 @@ func (s *script) order() {
 			if base == 0 || (st.StartNs != 0 && st.StartNs < base) {
 				base = st.StartNs
 			}
+			st.inTx = inTx
 			if commits1(st, &inTx) {
 				commits = append(commits, event{st.EndNs, st})
 			}

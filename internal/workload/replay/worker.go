@@ -71,6 +71,11 @@ type worker struct {
 	cur      int  // the session being replayed
 	pos      int  // its next step
 	c        conn // its connection, nil before its first step
+	// inOrder: on the original timeline, a statement outside a
+	// transaction also waits for the commits the capture saw end before
+	// it began; only when every lane has a client of its own, since two
+	// lanes on one client could each wait for the other
+	inOrder  bool
 	lag      time.Duration
 	counters map[string]int64
 	types    []typeFigures // per kind of session, merged into the workload's on Close
@@ -149,9 +154,10 @@ func (wk *worker) endSession() {
 	}
 }
 
-// wait holds st until its time: its place on the timeline
-// (timing=original) or the commits before it (timing=commit); false
-// when ctx ends or until passes first.
+// wait holds st until its time: the commits before it (timing=commit),
+// its place on the timeline and those commits (timing=original); false
+// when ctx ends or until passes first. A statement held past its place
+// by a commit counts as its session's lag.
 func (wk *worker) wait(ctx context.Context, st *step, until time.Time) bool {
 	var deadline <-chan time.Time
 	if !until.IsZero() {
@@ -163,6 +169,14 @@ func (wk *worker) wait(ctx context.Context, st *step, until time.Time) bool {
 	case Commit:
 		return wk.w.commits.wait(ctx, st.needs, deadline)
 	case Original:
+		// on time but before what it read was made, a statement would
+		// read tables a late migration has not made yet (pgreplay, too,
+		// keeps the log's order). Never inside a transaction: holding its
+		// locks while it waits for another session's commit, it could
+		// block the very statement that commit waits behind
+		if wk.inOrder && !st.inTx && !wk.w.commits.wait(ctx, st.needs, deadline) {
+			return false
+		}
 		due := wk.w.zero().Add(time.Duration(float64(st.at) / wk.w.speed))
 		d := time.Until(due)
 		if d <= 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,115 @@ func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
 		if strings.Contains(k, ":") {
 			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
 		}
+	}
+}
+
+// timing=original sends a command on its place on the timeline, but
+// never before the commits the capture saw end before it began: C, due
+// at once (speed 1000), waits for B's CREATE TABLE, whose client starts
+// late, and the wait counts as C's session's lag.
+func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
+	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.(*Workload)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rw.SetClients(2)
+	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	newWorker := func(client int) workload.Worker {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wk
+	}
+	drain := func(wk workload.Worker) {
+		for {
+			if _, err := wk.Do(ctx); err != nil {
+				if err != workload.ErrClientDone {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}
+	ac, b := newWorker(0), newWorker(1)
+	done := make(chan struct{})
+	go func() { drain(ac); close(done) }()
+	time.Sleep(100 * time.Millisecond) // B's client late: C must wait for its table
+	drain(b)
+	<-done
+	ac.Close()
+	b.Close()
+	for k, n := range ac.Counters() {
+		if strings.Contains(k, ":") {
+			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
+		}
+	}
+	rw.mu.Lock()
+	furthest := slices.Max(rw.lag)
+	rw.mu.Unlock()
+	if furthest < 80*time.Millisecond {
+		t.Errorf("the furthest session %v behind: C, held ~100 ms for B's commit, must count it as lag", furthest)
+	}
+}
+
+// With fewer clients than sessions open at once, two lanes share a
+// client and could each wait for the other's commits: the original
+// timeline then keeps its times alone, and the cell says what that may
+// cost.
+func TestOriginalTimingOnFewerClientsSaysTheOrderIsNotKept(t *testing.T) {
+	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := w.(*Workload)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rw.SetClients(1)
+	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wk.(*worker).inOrder {
+		t.Fatal("one client for two lanes keeps the commit order: its lanes could wait for each other")
+	}
+	for {
+		if _, err := wk.Do(ctx); err != nil {
+			if err != workload.ErrClientDone {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	wk.Close()
+	inv := rw.Check(ctx, db, dialect.Dialect{}, workload.Dataset{}, nil, wk.Counters())
+	if drift := strings.Join(inv.Drift, "\n"); !strings.Contains(drift, "1 clients for 2 sessions open at once") || !strings.Contains(drift, "before a commit the capture saw end before it") {
+		t.Errorf("drift %q: want the clients short of the capture's and what it may cost", drift)
 	}
 }
