@@ -25,9 +25,10 @@ import (
 // Redmine test leaves its own with SHOOTOUT_KEEP_LOGS=DIR) on its
 // original timeline with Debian's pgreplay and with shootout's
 // timing=original, each on a fresh PostgreSQL, SHOOTOUT_PGREPLAY_REPEATS
-// times (3) interleaved, and prints one table row per run: statements
-// sent, errors, the furthest behind schedule, wall time. A study, not a
-// check: it runs only when asked (docs/capture.md has its table).
+// times (3) interleaved, at SHOOTOUT_PGREPLAY_SPEED (1; pgreplay's -s,
+// shootout's speed), and prints one table row per run: statements sent,
+// errors, the furthest behind schedule, wall time. A study, not a check:
+// it runs only when asked (docs/capture.md has its table).
 func TestPgreplayTimedComparison(t *testing.T) {
 	log := os.Getenv("SHOOTOUT_PGREPLAY_LOG")
 	if log == "" {
@@ -41,11 +42,15 @@ func TestPgreplayTimedComparison(t *testing.T) {
 	if n := os.Getenv("SHOOTOUT_PGREPLAY_REPEATS"); n != "" {
 		fmt.Sscan(n, &repeats)
 	}
+	speed := "1"
+	if s := os.Getenv("SHOOTOUT_PGREPLAY_SPEED"); s != "" {
+		speed = s
+	}
 	var rows []string
 	for r := 1; r <= repeats; r++ {
 		// which goes first alternates, so neither always runs on the
 		// machine as the other left it
-		tools := []func() string{func() string { return timedPgreplay(t, bin, log) }, func() string { return timedShootout(t, file) }}
+		tools := []func() string{func() string { return timedPgreplay(t, bin, log, speed) }, func() string { return timedShootout(t, file, speed) }}
 		if r%2 == 0 {
 			slices.Reverse(tools)
 		}
@@ -53,8 +58,8 @@ func TestPgreplayTimedComparison(t *testing.T) {
 			rows = append(rows, fmt.Sprintf("| %d %s", r, run()))
 		}
 	}
-	t.Logf("the log %s\n| run | replayer | statements | calls to the server | errors | furthest behind schedule | run time s | wall s |\n|---|---|---|---|---|---|---|---|\n%s",
-		filepath.Base(log), strings.Join(rows, "\n"))
+	t.Logf("the log %s at speed %s\n| run | replayer | statements | calls to the server | errors | furthest behind schedule | run time s | wall s |\n|---|---|---|---|---|---|---|---|\n%s",
+		filepath.Base(log), speed, strings.Join(rows, "\n"))
 }
 
 // freshPG is a private PostgreSQL with no log of its own, stopped at the
@@ -75,13 +80,13 @@ func freshPG(t *testing.T) target.Instance {
 // executed: 2525 (1 or 0.040% of these completed with error)".
 var pgreplayStat = regexp.MustCompile(`(?m)^(Total run time|Maximum lag behind schedule|Calls to the server|SQL statements executed): (\S+)(?:\s+seconds|\s+\((\d+) or)?`)
 
-func timedPgreplay(t *testing.T, bin, log string) string {
+func timedPgreplay(t *testing.T, bin, log, speed string) string {
 	inst := freshPG(t)
 	defer inst.Stop(context.Background())
 	ep := inst.Endpoint()
 	host, port := ep.HostPort()
 	began := time.Now()
-	out, err := exec.Command(bin, "-c", "-h", host, "-p", fmt.Sprint(port), "-W", ep.Password, log).CombinedOutput()
+	out, err := exec.Command(bin, "-c", "-s", speed, "-h", host, "-p", fmt.Sprint(port), "-W", ep.Password, log).CombinedOutput()
 	wall := time.Since(began)
 	if err != nil {
 		t.Fatalf("pgreplay: %v\n%s", err, out)
@@ -99,11 +104,11 @@ func timedPgreplay(t *testing.T, bin, log string) string {
 		stat["Maximum lag behind schedule"], stat["Total run time"], wall.Seconds())
 }
 
-func timedShootout(t *testing.T, file string) string {
+func timedShootout(t *testing.T, file, speed string) string {
 	inst := freshPG(t)
 	defer inst.Stop(context.Background())
 	db := inst.(target.SQLInstance).DB()
-	w, err := New(map[string]string{"capture": file, "timing": Original})
+	w, err := New(map[string]string{"capture": file, "timing": Original, "speed": speed})
 	must(t, err)
 	rw := w.(*Workload)
 	clients := len(rw.s.lanes)
