@@ -29,6 +29,10 @@ import (
 // SHOOTOUT_TEMPLATES=off turns them off.
 var TemplateDir = fmt.Sprintf("/var/tmp/shootout-templates-%d", os.Geteuid())
 
+// errOccupied is a data directory that already holds something: no
+// template is copied into it, nor a bootstrap run there.
+var errOccupied = errors.New("the data directory is not empty")
+
 // templateMarker is written into a template before it is renamed into
 // place, so a directory without it is one whose build was cut short.
 const templateMarker = "shootout-template"
@@ -74,8 +78,9 @@ func templateRoot() (string, error) {
 }
 
 // restoreTemplate copies the template of key to dataDir, which must not
-// exist yet or be empty, and says whether it did. On any failure dataDir is left
-// absent, for the caller to bootstrap into.
+// exist yet or be an empty directory, and says whether it did. When the
+// copy fails dataDir is left absent, for the caller to bootstrap into;
+// a dataDir that is no empty directory is errOccupied, and left alone.
 func restoreTemplate(ctx context.Context, key, dataDir string) (bool, error) {
 	root, err := templateRoot()
 	if err != nil {
@@ -91,8 +96,13 @@ func restoreTemplate(ctx context.Context, key, dataDir string) (bool, error) {
 	}
 	// a cluster makes its nodes' directories first: an empty one is
 	// replaced by the copy, whose owner and mode are the bootstrap's
-	if err := os.Remove(dataDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("%s already holds files: %v", dataDir, err)
+	if fi, err := os.Lstat(dataDir); err == nil {
+		if !fi.IsDir() {
+			return false, fmt.Errorf("%w: %s is not a directory", errOccupied, dataDir)
+		}
+		if err := syscall.Rmdir(dataDir); err != nil {
+			return false, fmt.Errorf("%w: %s: %v", errOccupied, dataDir, err)
+		}
 	}
 	if err := copyTree(ctx, filepath.Join(dir, "data"), dataDir); err != nil {
 		os.RemoveAll(dataDir)
@@ -175,6 +185,9 @@ func copyTree(ctx context.Context, src, dst string) error {
 // template are logged, never returned: only the bootstrap's own are.
 func bootstrapOnce(ctx context.Context, opt StartOptions, what, key, dataDir string, bootstrap func() error) (fromTemplate bool, err error) {
 	ok, err := restoreTemplate(ctx, key, dataDir)
+	if errors.Is(err, errOccupied) {
+		return false, err // a bootstrap into it would mix with what is there
+	}
 	if err != nil {
 		logf(opt.Log, "%s: template not used (%v); bootstrapping", what, err)
 	}

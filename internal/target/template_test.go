@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,8 +109,12 @@ func TestTemplateIsUsedOnlyWhenComplete(t *testing.T) {
 	full := filepath.Join(work, "f", "data")
 	os.MkdirAll(full, 0o700)
 	os.WriteFile(filepath.Join(full, "ibdata1"), nil, 0o600)
-	if ok, err := restoreTemplate(ctx, "k1", full); ok || err == nil || !strings.Contains(err.Error(), "already holds files") {
-		t.Fatalf("into a directory with files: copied %v, err %v", ok, err)
+	ran := runs
+	if copied, err := bootstrapOnce(ctx, StartOptions{}, "test", "k1", full, boot(full)); copied || !errors.Is(err, errOccupied) || runs != ran {
+		t.Fatalf("into a directory with files: copied %v, err %v, bootstraps %d (want none)", copied, err, runs-ran)
+	}
+	if _, err := os.Stat(filepath.Join(full, "ibdata1")); err != nil {
+		t.Fatalf("what the directory held: %v", err)
 	}
 
 	// a template without its marker, as a build killed before its rename
