@@ -105,7 +105,10 @@ func TestKilledSyncStandbyStallsTheCellNamingIt(t *testing.T) {
 }
 
 // ownNetworks are the links and namespaces of any network this process
-// made (netns.NewID: its pid in hex, a sequence).
+// made (netns.NewID: its pid in hex, a sequence). The test that asks
+// runs beside others (t.Parallel), so this holds only while no other
+// test of this package makes a network in this process: none does, and
+// a cluster or --link test here should run apart (runPlanApart).
 func ownNetworks() []string {
 	var out []string
 	ifs, _ := os.ReadDir("/sys/class/net")
