@@ -29,8 +29,8 @@ func TestTextKindTellsTransactionsAndSessionState(t *testing.T) {
 		"commit;": KindCommit, "ROLLBACK": KindRollback, "rollback to savepoint a": KindQuery,
 		"/* app */ USE shop": KindInitDB, "SET NAMES utf8mb4": KindSet, "select 1": KindQuery, "": KindQuery,
 	} {
-		if got := textKind(in); got != want {
-			t.Errorf("textKind(%q) = %s, want %s", in, got, want)
+		if got := TextKind(in); got != want {
+			t.Errorf("TextKind(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -24,10 +24,10 @@ const (
 	KindOther    = "other"
 )
 
-// textKind tells a text query's kind from its first word: a replay keeps
+// TextKind tells a text query's kind from its first word: a replay keeps
 // transactions and the session's database by these, whatever the
 // protocol carried them as.
-func textKind(text string) string {
+func TextKind(text string) string {
 	words := strings.Fields(strings.ToLower(stripLeadingComments(text)))
 	if len(words) == 0 {
 		return KindQuery

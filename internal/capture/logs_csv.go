@@ -129,7 +129,7 @@ func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64, 
 			return nil
 		}
 		kind := map[string]string{"PARSE": KindPrepare, "BIND": KindExecute}[rec[csvTag]]
-		b.command(open(), Command{Kind: cmp.Or(kind, textKind(rec[csvQuery])), Text: rec[csvQuery], StartNs: at, EndNs: at,
+		b.command(open(), Command{Kind: cmp.Or(kind, TextKind(rec[csvQuery])), Text: rec[csvQuery], StartNs: at, EndNs: at,
 			Error: &Error{Code: rec[csvState], Message: msg}})
 	case sev != "LOG":
 	case csvBare.MatchString(msg):
@@ -154,7 +154,7 @@ func csvRecord(lr *logReader, b *builder, rec []string, binds map[string]int64, 
 func (p csvPending) logged(b *builder, open func() *logSession, rec []string, at int64, binds map[string]int64) {
 	m := csvLogged.FindStringSubmatch(rec[csvMessage])
 	key := rec[csvSession]
-	c := Command{Text: m[3], StartNs: at, Kind: textKind(m[3])}
+	c := Command{Text: m[3], StartNs: at, Kind: TextKind(m[3])}
 	if m[1] == "execute" {
 		name, _, _ := strings.Cut(strings.TrimSpace(m[2]), "/")
 		if name == "<unnamed>" {
@@ -218,7 +218,7 @@ func csvStatement(b *builder, open func() *logSession, rec []string, at int64, b
 		binds[key] = start
 		return
 	case "statement":
-		c.Kind = textKind(m[4])
+		c.Kind = TextKind(m[4])
 	case "parse":
 		c.Kind = KindPrepare
 	case "execute":

@@ -90,7 +90,7 @@ func generalFlush(b *builder, e *generalEntry) {
 	c := Command{StartNs: e.at, Text: e.arg}
 	switch {
 	case e.command == "Query" || e.command == "Execute":
-		c.Kind = textKind(e.arg)
+		c.Kind = TextKind(e.arg)
 	case e.command == "Init DB":
 		c.Kind, c.Text = KindInitDB, "USE `"+e.arg+"`"
 	case generalKinds[e.command] != "":

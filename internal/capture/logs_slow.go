@@ -127,7 +127,7 @@ func slowFlush(lr *logReader, b *builder, e *slowEntry) error {
 	if e.schema != "" {
 		s.db = e.schema
 	}
-	kind := textKind(text)
+	kind := TextKind(text)
 	if a, ok := strings.CutPrefix(text, "# administrator command: "); ok {
 		kind, text = KindOther, a
 	}

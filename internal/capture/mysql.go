@@ -197,7 +197,7 @@ func (my *mySession) clientCommand(b []byte, at int64) string {
 		my.s.quit.Store(true)
 		return "client quit"
 	case comQuery:
-		cmd = my.s.command(textKind(string(arg)), string(arg), at)
+		cmd = my.s.command(TextKind(string(arg)), string(arg), at)
 	case comInitDB:
 		cmd = my.s.command(KindInitDB, "USE `"+string(arg)+"`", at)
 	case comStmtPrepare:

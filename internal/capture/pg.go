@@ -182,7 +182,7 @@ func (pg *pgSession) clientMessage(t byte, body []byte, at int64) error {
 		if err := m.Decode(body); err != nil {
 			return err
 		}
-		pg.push(pg.s.command(textKind(m.String), m.String, at), waitReady)
+		pg.push(pg.s.command(TextKind(m.String), m.String, at), waitReady)
 	case 'P':
 		var m pgproto3.Parse
 		if err := m.Decode(body); err != nil {

@@ -54,6 +54,9 @@ func (w *Workload) Check(ctx context.Context, db *sql.DB, d dialect.Dialect, ds 
 		}
 		inv.Drift = append(inv.Drift, fmt.Sprintf("%d clients for %d sessions open at once in the capture: sessions that overlapped ran one after the other%s (--clients %d)", clients, len(w.s.lanes), kept, len(w.s.lanes)))
 	}
+	if w.timing == Original && !w.s.ended {
+		inv.Drift = append(inv.Drift, "timing=original kept the captured times alone: the capture has no end times, so a command could run before a commit the capture saw end before it (timing=session keeps the sessions' order)")
+	}
 	if len(givenUp) > 0 {
 		inv.Drift = append(inv.Drift, fmt.Sprintf("sessions given up when their connection was lost (the driver connected their client again, which went on with its next session): %s", strings.Join(givenUp, ", ")))
 	}

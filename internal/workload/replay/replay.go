@@ -315,8 +315,15 @@ func (w *Workload) resume(client int, mine []*sess) int {
 	if b > e {
 		w.givenUp = append(w.givenUp, fmt.Sprint(mine[b-1].id))
 		w.ended[client] = b
-		// the sessions after it must not wait for it
-		w.ends.mark(mine[b-1].ended)
+		// the sessions after it must not wait for it, nor the commands
+		// after them for the commits it never sent
+		gone := mine[b-1]
+		w.ends.mark(gone.ended)
+		for i := range gone.steps {
+			if c := gone.steps[i].commit; c >= 0 {
+				w.commits.mark(c)
+			}
+		}
 	}
 	return b
 }

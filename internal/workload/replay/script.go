@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -207,14 +208,14 @@ func (s *script) order() {
 	}
 	var commits []event
 	for _, se := range s.sessions {
-		inTx := false
+		var tx txState
 		for i := range se.steps {
 			st := &se.steps[i]
 			if base == 0 || (st.StartNs != 0 && st.StartNs < base) {
 				base = st.StartNs
 			}
-			st.inTx = inTx
-			if commits1(st, &inTx) {
+			st.inTx = tx.in()
+			if commits1(st, &tx) {
 				commits = append(commits, event{st.EndNs, st})
 			}
 		}
@@ -253,23 +254,68 @@ func sessionOrder(sessions []*sess) {
 	}
 }
 
-// commits1 is whether st made work durable in the capture: a COMMIT, or
-// a write outside a transaction (autocommit). inTx follows BEGIN ...
-// COMMIT/ROLLBACK.
-func commits1(st *step, inTx *bool) bool {
+// txState follows a session's transactions as the server saw them.
+type txState struct {
+	open   bool // BEGIN ... COMMIT or ROLLBACK
+	manual bool // autocommit off (MariaDB's SET autocommit=0): every statement is in one
+}
+
+func (t txState) in() bool { return t.open || t.manual }
+
+// commits1 is whether st made work durable in the capture: a COMMIT, a
+// write outside a transaction (autocommit), or autocommit turned back on
+// (which commits what was open). A prepared BEGIN or COMMIT (PgJDBC
+// sends them so) counts as its text says.
+func commits1(st *step, tx *txState) bool {
 	ok := st.Error == nil
-	switch st.Kind {
+	kind := st.Kind
+	if kind == capture.KindExecute {
+		kind = capture.TextKind(st.Text)
+	}
+	switch kind {
 	case capture.KindBegin:
-		*inTx = ok || *inTx
+		tx.open = ok || tx.open
 		return false
 	case capture.KindCommit, capture.KindRollback:
-		was := *inTx
-		*inTx = false
-		return was && ok && st.Kind == capture.KindCommit
-	case capture.KindQuery, capture.KindExecute:
-		return !*inTx && ok && (st.Affected > 0 || ddl(st.Text))
+		was := tx.in()
+		// AND CHAIN opens the next transaction at once
+		tx.open = ok && chained.MatchString(st.Text)
+		return was && ok && kind == capture.KindCommit
+	case capture.KindSet:
+		off, isAutocommit := autocommitSet(st.Text)
+		if !isAutocommit || !ok {
+			return false
+		}
+		was := tx.manual
+		tx.manual = off
+		if was && !off {
+			tx.open = false // turned back on, it commits what was open
+			return true
+		}
+		return false
+	case capture.KindQuery:
+		return !tx.in() && ok && (st.Affected > 0 || ddl(st.Text))
 	}
 	return false
+}
+
+var (
+	chained         = regexp.MustCompile(`(?i)\band\s+chain\b`)
+	autocommitValue = regexp.MustCompile(`(?i)(?:^\s*set\s+|,\s*)(?:(?:session|local)\s+|@@(?:session\.|local\.)?)?autocommit\s*(?::?=|\s+to\s+)\s*'?(0|1|off|on|false|true)\b`)
+)
+
+// autocommitSet reads a SET of autocommit (MariaDB; PostgreSQL has none):
+// whether it turns it off, and whether the statement sets it at all.
+func autocommitSet(text string) (off, ok bool) {
+	m := autocommitValue.FindStringSubmatch(text)
+	if m == nil {
+		return false, false
+	}
+	switch strings.ToLower(m[1]) {
+	case "0", "off", "false":
+		return true, true
+	}
+	return false, true
 }
 
 // ddl is a statement that changes the schema: outside a transaction it

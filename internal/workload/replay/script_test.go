@@ -189,3 +189,59 @@ func TestSchemaChangesAreCommits(t *testing.T) {
 		t.Errorf("%d commits, the read waits for %d: want the CREATE TABLE a commit it waits for", s.commits, read.needs)
 	}
 }
+
+// A session's transactions as the server saw them, whatever carried
+// them: BEGIN and COMMIT prepared (PgJDBC), MariaDB's autocommit turned
+// off and on, COMMIT AND CHAIN. A statement inside one waits for no
+// other session's commit under timing=original (it would hold its
+// locks), and the commits are the COMMITs, not the writes before them.
+func TestTransactionsAreFollowedWhateverCarriesThem(t *testing.T) {
+	cmd := func(seq int, kind, text string, affected int) string {
+		extra := ""
+		if affected > 0 {
+			extra = fmt.Sprintf(`,"affected":%d`, affected)
+		}
+		if kind == "execute" {
+			extra += `,"stmt":"s"`
+		}
+		return fmt.Sprintf(`{"type":"command","session":1,"seq":%d,"kind":%q,"text":%q,"start_ns":%d,"end_ns":%d%s}`+"\n", seq, kind, text, 1000+seq*100, 1050+seq*100, extra)
+	}
+	for _, tc := range []struct {
+		name    string
+		steps   []string
+		inTx    []bool
+		commits []int // the steps that commit
+	}{
+		{"prepared BEGIN and COMMIT",
+			[]string{cmd(1, "execute", "BEGIN", 0), cmd(2, "execute", "INSERT INTO t VALUES ($1)", 1), cmd(3, "execute", "COMMIT", 0), cmd(4, "execute", "INSERT INTO t VALUES ($1)", 1)},
+			[]bool{false, true, true, false}, []int{2, 3}},
+		{"autocommit off and on",
+			[]string{cmd(1, "set", "SET autocommit=0", 0), cmd(2, "query", "UPDATE t SET a = 1", 1), cmd(3, "commit", "COMMIT", 0), cmd(4, "query", "UPDATE t SET a = 2", 1), cmd(5, "set", "SET @@SESSION.autocommit = ON", 0), cmd(6, "query", "UPDATE t SET a = 3", 1)},
+			[]bool{false, true, true, true, true, false}, []int{2, 4, 5}},
+		{"COMMIT AND CHAIN",
+			[]string{cmd(1, "begin", "BEGIN", 0), cmd(2, "commit", "COMMIT AND CHAIN", 0), cmd(3, "query", "UPDATE t SET a = 1", 1), cmd(4, "commit", "COMMIT", 0)},
+			[]bool{false, true, true, true}, []int{1, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := header + open1 + strings.Join(tc.steps, "") + `{"type":"close","session":1,"at_ns":8000}` + "\n" + end
+			if strings.Contains(tc.name, "prepared") {
+				text = strings.Replace(text, `"protocol":"mysql"`, `"protocol":"postgresql"`, 1)
+			}
+			s, err := readScript(file(t, text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inTx []bool
+			var commits []int
+			for i, st := range s.sessions[0].steps {
+				inTx = append(inTx, st.inTx)
+				if st.commit >= 0 {
+					commits = append(commits, i)
+				}
+			}
+			if fmt.Sprint(inTx) != fmt.Sprint(tc.inTx) || fmt.Sprint(commits) != fmt.Sprint(tc.commits) {
+				t.Errorf("in a transaction %v, commits at %v; want %v and %v", inTx, commits, tc.inTx, tc.commits)
+			}
+		})
+	}
+}

@@ -233,11 +233,19 @@ func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
 			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
 		}
 	}
+	// B is late by its client's start, C by its wait for B's commit: two
+	// sessions ~100 ms behind (A sent on time)
 	rw.mu.Lock()
-	furthest := slices.Max(rw.lag)
+	lag := slices.Clone(rw.lag)
 	rw.mu.Unlock()
-	if furthest < 80*time.Millisecond {
-		t.Errorf("the furthest session %v behind: C, held ~100 ms for B's commit, must count it as lag", furthest)
+	late := 0
+	for _, l := range lag {
+		if l >= 80*time.Millisecond {
+			late++
+		}
+	}
+	if late != 2 {
+		t.Errorf("sessions behind %v: want B and C ~100 ms, C's wait for B's commit counted as its lag", lag)
 	}
 }
 
@@ -285,5 +293,71 @@ func TestOriginalTimingOnFewerClientsSaysTheOrderIsNotKept(t *testing.T) {
 	inv := rw.Check(ctx, db, dialect.Dialect{}, workload.Dataset{}, nil, wk.Counters())
 	if drift := strings.Join(inv.Drift, "\n"); !strings.Contains(drift, "1 clients for 2 sessions open at once") || !strings.Contains(drift, "before a commit the capture saw end before it") {
 		t.Errorf("drift %q: want the clients short of the capture's and what it may cost", drift)
+	}
+}
+
+// A session given up when its connection was lost never sends its later
+// commits: the commands of other sessions that waited for them go on
+// instead of waiting until the window's end.
+func TestAGivenUpSessionHoldsNoCommandBack(t *testing.T) {
+	text := header +
+		`{"type":"open","session":1,"at_ns":1000}` + "\n" +
+		`{"type":"open","session":2,"at_ns":1050}` + "\n" +
+		`{"type":"command","session":1,"seq":1,"kind":"query","text":"CREATE TABLE t (a int)","start_ns":1100,"end_ns":1200}` + "\n" +
+		`{"type":"command","session":1,"seq":2,"kind":"query","text":"INSERT INTO t VALUES (1)","start_ns":1300,"end_ns":1400,"affected":1}` + "\n" +
+		`{"type":"command","session":2,"seq":1,"kind":"query","text":"SELECT count(*) FROM t","start_ns":1500,"end_ns":1600,"rows":1}` + "\n" +
+		`{"type":"close","session":2,"at_ns":2000}` + "\n" +
+		`{"type":"close","session":1,"at_ns":5000}` + "\n" + end
+	for _, timing := range []string{"original", "commit"} {
+		t.Run(timing, func(t *testing.T) {
+			params := map[string]string{"capture": file(t, text), "timing": timing}
+			if timing == "original" {
+				params["speed"] = "1000"
+			}
+			w, err := New(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw := w.(*Workload)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			rw.SetClients(2)
+			if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+				t.Fatal(err)
+			}
+			worker := func(client int) workload.Worker {
+				c, err := db.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return wk
+			}
+			first := worker(0)
+			if _, err := first.Do(ctx); err != nil { // session 1's CREATE TABLE
+				t.Fatal(err)
+			}
+			first.Close() // lost before its INSERT: connected again, session 1 is given up
+			again := worker(0)
+			defer again.Close()
+			reader := worker(1)
+			defer reader.Close()
+			began := time.Now()
+			out, err := reader.Do(ctx)
+			if err != nil || rw.s.ops[out.Op] != "select count(*) from t" {
+				t.Fatalf("session 2's read: %v, %v after %v (it waited for the commit session 1 never sent)", out, err, time.Since(began).Round(time.Millisecond))
+			}
+			if took := time.Since(began); took > time.Second {
+				t.Errorf("session 2's read waited %v for a given-up session's commit", took)
+			}
+		})
 	}
 }
