@@ -139,6 +139,10 @@ func TestReplayOfABadCaptureIsOneLineExit2(t *testing.T) {
 		{[]string{"run", "--replay", noEnd, "--targets", "mariadb-innodb"}, noEnd + ":4: no end line: the capture was cut short"},
 		{[]string{"run", "--replay", pg, "--targets", "mariadb-innodb"}, pg + ":1: a capture of the postgresql protocol replays on PostgreSQL targets, not on MariaDB"},
 		{[]string{"run", "--replay", my, "--targets", "postgres"}, my + ":1: a capture of the mysql protocol replays on MariaDB or MySQL targets, not on PostgreSQL"},
+		// its clients wait for each other: one stopped by a count or a
+		// rate would leave the others waiting
+		{[]string{"run", "--replay", my, "--targets", "mariadb-innodb", "--reps", "10"}, "--reps: not for replay: a replay runs as its capture ran"},
+		{[]string{"run", "--replay", my, "--targets", "mariadb-innodb", "--rate", "100"}, "--rate: not for replay: a replay runs as its capture ran"},
 		{[]string{"capture", "--from-log", slow, "--format", "slow", "--out", filepath.Join(dir, "c.capture")}, slow + ":4: truncated line"},
 		{[]string{"capture", "--from-log", noLog, "--format", "csvlog", "--out", filepath.Join(dir, "c.capture")}, noLog + ":1: not a"},
 	} {

@@ -151,6 +151,16 @@ func (rs *resolver) workloads() error {
 			}
 			return p.errAt(key, "%v", err)
 		}
+		if sp, ok := w.(workload.SelfPaced); ok {
+			for _, b := range []struct {
+				key string
+				set bool
+			}{{"rate", p.Rate > 0}, {"ops", p.Ops > 0}, {"reps", p.Reps > 0}} {
+				if b.set {
+					return p.errAt(b.key, "not for %s: %s; give a duration", name, sp.PacedBy())
+				}
+			}
+		}
 		rs.wls[name] = w
 		rs.made(name, p.Params, w)
 	}

@@ -238,6 +238,15 @@ type AgentBefore interface {
 	AgentBefore()
 }
 
+// SelfPaced is a workload whose own order paces its operations (a
+// replay follows its capture, and its clients wait for each other's
+// commits): a rate or a count of operations would stop a client that
+// others wait for, so the plan refuses --rate, --ops and --reps, saying
+// PacedBy as the reason.
+type SelfPaced interface {
+	PacedBy() string
+}
+
 // ClientsAware is a workload that shares its work out among the clients
 // (kv's slices of ids): the run tells it how many before they connect.
 type ClientsAware interface {

@@ -162,6 +162,13 @@ func (w *Workload) Description() string {
 		filepath.Base(w.s.file), w.s.header.Protocol, len(w.s.sessions), w.s.steps, len(w.s.lanes), len(w.s.lanes), w.timing)
 }
 
+// PacedBy: a replay's order is its capture's, and its clients wait for
+// each other's commits, so a client stopped by a count or a rate could
+// leave the others waiting for good.
+func (w *Workload) PacedBy() string {
+	return "a replay runs as its capture ran (timing=" + w.timing + "), each session to its end"
+}
+
 // Ops are the statements' fingerprints, in the order the capture first
 // sent them.
 func (w *Workload) Ops() []string { return w.s.ops }

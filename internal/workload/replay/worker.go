@@ -277,9 +277,10 @@ func outcome(st *step) workload.Outcome {
 }
 
 // Do sends the next timed statement, after the untimed ones before it
-// and after its wait: at a rate or for a count of operations, the wait
-// is part of what the driver times (a timed run uses Loop, which times
-// the statement alone).
+// and after its wait, which is part of what the driver times. A run
+// uses Loop, which times the statement alone: the plan refuses a rate
+// or a count of operations for a replay (PacedBy), the driver's only
+// reasons to call Do.
 func (wk *worker) Do(ctx context.Context) (workload.Outcome, error) {
 	for {
 		st, ok, err := wk.next(ctx, time.Time{})
