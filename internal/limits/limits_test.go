@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -457,5 +458,39 @@ func TestChildGroupsEachCapAProcess(t *testing.T) {
 	}
 	if got := g.Evidence()["memory.limit_in_bytes"]; got != strconv.Itoa(256<<20) {
 		t.Errorf("the cell's group's limit %q, want both nodes' 256M", got)
+	}
+}
+
+// Cells run side by side in one process share its ledger: each keeps
+// its records whatever the other writes, and the file stays until the
+// last of them closes (a crash in between leaves it for the sweep).
+func TestOneLedgerPerProcess(t *testing.T) {
+	old := StateDir
+	StateDir = t.TempDir()
+	defer func() { StateDir = old }()
+	a, b := Open(), Open()
+	if a == nil || a != b {
+		t.Fatalf("two opens in one process: %p and %p, want one ledger", a, b)
+	}
+	a.AddDisk("/a")
+	b.AddDisk("/b")
+	a.Close()
+	raw, err := os.ReadFile(filepath.Join(StateDir, strconv.Itoa(os.Getpid())+".json"))
+	if err != nil {
+		t.Fatalf("after the first close, with the second still open: %v", err)
+	}
+	var s state
+	if err := json.Unmarshal(raw, &s); err != nil || !slices.Equal(s.Disks, []string{"/a", "/b"}) {
+		t.Fatalf("the ledger holds %v (%v), want both cells' disks", s.Disks, err)
+	}
+	b.Close()
+	if _, err := os.Stat(filepath.Join(StateDir, strconv.Itoa(os.Getpid())+".json")); err == nil {
+		t.Fatal("the last close left the ledger")
+	}
+	a.Close() // once more: nothing
+	if c := Open(); c == a {
+		t.Fatal("an open after the last close joined the closed ledger")
+	} else {
+		c.Close()
 	}
 }

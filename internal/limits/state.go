@@ -42,14 +42,31 @@ type Ledger struct {
 	s    state
 }
 
-// Open starts this process's ledger (nil and no error when /run is not
-// writable: then only the in-process cleanup protects).
+// process is the one ledger of this process: its file is named by the
+// PID, so every Open shares it (cells run side by side in one process
+// would otherwise overwrite each other's records, and the first Close
+// would remove the file while the others' servers still ran).
+var process struct {
+	sync.Mutex
+	l     *Ledger
+	users int
+}
+
+// Open starts this process's ledger, or joins it when it is open (nil
+// and no error when /run is not writable: then only the in-process
+// cleanup protects). Each Open is matched by a Close.
 func Open() *Ledger {
-	if err := os.MkdirAll(StateDir, 0o755); err != nil {
-		return nil
+	process.Lock()
+	defer process.Unlock()
+	if process.l == nil {
+		if err := os.MkdirAll(StateDir, 0o755); err != nil {
+			return nil
+		}
+		me := os.Getpid()
+		process.l = &Ledger{path: filepath.Join(StateDir, strconv.Itoa(me)+".json"), s: state{Owner: Process{me, startTime(me)}}}
 	}
-	me := os.Getpid()
-	return &Ledger{path: filepath.Join(StateDir, strconv.Itoa(me)+".json"), s: state{Owner: Process{me, startTime(me)}}}
+	process.users++
+	return process.l
 }
 
 func (l *Ledger) save() {
@@ -115,11 +132,22 @@ func (l *Ledger) edit(f func(*state)) {
 	l.save()
 }
 
-// Close removes the ledger: everything in it was cleaned up.
+// Close ends one Open; the last removes the ledger: everything in it
+// was cleaned up.
 func (l *Ledger) Close() {
-	if l != nil {
-		os.Remove(l.path)
+	if l == nil {
+		return
 	}
+	process.Lock()
+	defer process.Unlock()
+	if process.l != l {
+		return // closed already
+	}
+	if process.users--; process.users > 0 {
+		return
+	}
+	process.l = nil
+	os.Remove(l.path)
 }
 
 // Sweep removes what shootout processes that no longer run left behind:
