@@ -20,7 +20,8 @@ type step struct {
 	// nothing)
 	needs, commit int
 	// inTx: its session has a transaction open when it is sent (after
-	// BEGIN, before COMMIT or ROLLBACK), so its locks are held
+	// BEGIN until COMMIT or ROLLBACK, or while autocommit is off), so
+	// its locks are held
 	inTx bool
 }
 
