@@ -126,48 +126,12 @@ const lanesABC = header +
 // ended before it began in the capture: C waits for B, on another
 // client, though its own client is free as soon as A is done.
 func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
-	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "session"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw := w.(*Workload)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rw.SetClients(2)
-	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
-		t.Fatal(err)
-	}
-	newWorker := func(client int) workload.Worker {
-		c, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return wk
-	}
-	drain := func(wk workload.Worker) {
-		for {
-			if _, err := wk.Do(ctx); err != nil {
-				if err != workload.ErrClientDone {
-					t.Error(err)
-				}
-				return
-			}
-		}
-	}
-	ac, b := newWorker(0), newWorker(1)
+	o := replayOnSQLite(t, map[string]string{"capture": file(t, lanesABC), "timing": "session"}, 2)
+	ac, b := o.worker(0), o.worker(1)
 	done := make(chan struct{})
-	go func() { drain(ac); close(done) }()
+	go func() { o.drain(ac); close(done) }()
 	time.Sleep(100 * time.Millisecond) // A and C's client first: C must wait for B
-	drain(b)
+	o.drain(b)
 	<-done
 	ac.Close()
 	b.Close()
@@ -183,48 +147,12 @@ func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
 // at once (speed 1000), waits for B's CREATE TABLE, whose client starts
 // late, and the wait counts as C's session's lag.
 func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
-	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw := w.(*Workload)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rw.SetClients(2)
-	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
-		t.Fatal(err)
-	}
-	newWorker := func(client int) workload.Worker {
-		c, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return wk
-	}
-	drain := func(wk workload.Worker) {
-		for {
-			if _, err := wk.Do(ctx); err != nil {
-				if err != workload.ErrClientDone {
-					t.Error(err)
-				}
-				return
-			}
-		}
-	}
-	ac, b := newWorker(0), newWorker(1)
+	o := replayOnSQLite(t, map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"}, 2)
+	ac, b := o.worker(0), o.worker(1)
 	done := make(chan struct{})
-	go func() { drain(ac); close(done) }()
+	go func() { o.drain(ac); close(done) }()
 	time.Sleep(100 * time.Millisecond) // B's client late: C must wait for its table
-	drain(b)
+	o.drain(b)
 	<-done
 	ac.Close()
 	b.Close()
@@ -235,9 +163,9 @@ func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
 	}
 	// B is late by its client's start, C by its wait for B's commit: two
 	// sessions ~100 ms behind (A sent on time)
-	rw.mu.Lock()
-	lag := slices.Clone(rw.lag)
-	rw.mu.Unlock()
+	o.rw.mu.Lock()
+	lag := slices.Clone(o.rw.lag)
+	o.rw.mu.Unlock()
 	late := 0
 	for _, l := range lag {
 		if l >= 80*time.Millisecond {
@@ -254,43 +182,14 @@ func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
 // timeline then keeps its times alone, and the cell says what that may
 // cost.
 func TestOriginalTimingOnFewerClientsSaysTheOrderIsNotKept(t *testing.T) {
-	w, err := New(map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw := w.(*Workload)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rw.SetClients(1)
-	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := replayOnSQLite(t, map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"}, 1)
+	wk := o.worker(0)
 	if wk.(*worker).inOrder {
 		t.Fatal("one client for two lanes keeps the commit order: its lanes could wait for each other")
 	}
-	for {
-		if _, err := wk.Do(ctx); err != nil {
-			if err != workload.ErrClientDone {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
+	o.drain(wk)
 	wk.Close()
-	inv := rw.Check(ctx, db, dialect.Dialect{}, workload.Dataset{}, nil, wk.Counters())
+	inv := o.check(wk.Counters())
 	if drift := strings.Join(inv.Drift, "\n"); !strings.Contains(drift, "1 clients for 2 sessions open at once") || !strings.Contains(drift, "before a commit the capture saw end before it") {
 		t.Errorf("drift %q: want the clients short of the capture's and what it may cost", drift)
 	}
@@ -314,33 +213,8 @@ func TestAGivenUpSessionHoldsNoCommandBack(t *testing.T) {
 			if timing == "original" {
 				params["speed"] = "1000"
 			}
-			w, err := New(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rw := w.(*Workload)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			rw.SetClients(2)
-			if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
-				t.Fatal(err)
-			}
-			worker := func(client int) workload.Worker {
-				c, err := db.Conn(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wk, err := rw.NewWorker(ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return wk
-			}
+			o := replayOnSQLite(t, params, 2)
+			ctx, rw, worker := o.ctx, o.rw, o.worker
 			first := worker(0)
 			if _, err := first.Do(ctx); err != nil { // session 1's CREATE TABLE
 				t.Fatal(err)
@@ -360,4 +234,66 @@ func TestAGivenUpSessionHoldsNoCommandBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onSQLite is a replay on a SQLite file: the worker speaks text queries
+// through database/sql, which SQLite's driver answers with no server.
+type onSQLite struct {
+	t   *testing.T
+	ctx context.Context
+	rw  *Workload
+	db  *sql.DB
+}
+
+// replayOnSQLite reads the capture of params and readies its replay for
+// clients; ctx ends after 10 s.
+func replayOnSQLite(t *testing.T, params map[string]string, clients int) *onSQLite {
+	t.Helper()
+	w, err := New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	rw := w.(*Workload)
+	rw.SetClients(clients)
+	if _, err := rw.Before(ctx, db, dialect.Dialect{}, workload.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	return &onSQLite{t: t, ctx: ctx, rw: rw, db: db}
+}
+
+// worker is client's worker, on a connection of its own.
+func (o *onSQLite) worker(client int) workload.Worker {
+	o.t.Helper()
+	c, err := o.db.Conn(o.ctx)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	wk, err := o.rw.NewWorker(o.ctx, c, dialect.Dialect{}, workload.Dataset{}, client)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	return wk
+}
+
+// drain replays wk's lane to its end.
+func (o *onSQLite) drain(wk workload.Worker) {
+	for {
+		if _, err := wk.Do(o.ctx); err != nil {
+			if err != workload.ErrClientDone {
+				o.t.Error(err)
+			}
+			return
+		}
+	}
+}
+
+func (o *onSQLite) check(counters map[string]int64) workload.Invariants {
+	return o.rw.Check(o.ctx, o.db, dialect.Dialect{}, workload.Dataset{}, nil, counters)
 }
