@@ -127,19 +127,7 @@ const lanesABC = header +
 // client, though its own client is free as soon as A is done.
 func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
 	o := replayOnSQLite(t, map[string]string{"capture": file(t, lanesABC), "timing": "session"}, 2)
-	ac, b := o.worker(0), o.worker(1)
-	done := make(chan struct{})
-	go func() { o.drain(ac); close(done) }()
-	time.Sleep(100 * time.Millisecond) // A and C's client first: C must wait for B
-	o.drain(b)
-	<-done
-	ac.Close()
-	b.Close()
-	for k, n := range ac.Counters() {
-		if strings.Contains(k, ":") {
-			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
-		}
-	}
+	o.bLateCFirst()
 }
 
 // timing=original sends a command on its place on the timeline, but
@@ -148,19 +136,7 @@ func TestASessionBeginsAfterTheSessionsThatEndedBeforeIt(t *testing.T) {
 // late, and the wait counts as C's session's lag.
 func TestOriginalTimingWaitsForTheCommitsBeforeACommand(t *testing.T) {
 	o := replayOnSQLite(t, map[string]string{"capture": file(t, lanesABC), "timing": "original", "speed": "1000"}, 2)
-	ac, b := o.worker(0), o.worker(1)
-	done := make(chan struct{})
-	go func() { o.drain(ac); close(done) }()
-	time.Sleep(100 * time.Millisecond) // B's client late: C must wait for its table
-	o.drain(b)
-	<-done
-	ac.Close()
-	b.Close()
-	for k, n := range ac.Counters() {
-		if strings.Contains(k, ":") {
-			t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
-		}
-	}
+	o.bLateCFirst()
 	// B is late by its client's start, C by its wait for B's commit: two
 	// sessions ~100 ms behind (A sent on time)
 	o.rw.mu.Lock()
@@ -296,4 +272,24 @@ func (o *onSQLite) drain(wk workload.Worker) {
 
 func (o *onSQLite) check(counters map[string]int64) workload.Invariants {
 	return o.rw.Check(o.ctx, o.db, dialect.Dialect{}, workload.Dataset{}, nil, counters)
+}
+
+// bLateCFirst replays lanesABC with B's client started 100 ms after the
+// client of A and C, and fails the test if C's answers differ from the
+// capture's (C read B's table before B made it).
+func (o *onSQLite) bLateCFirst() {
+	o.t.Helper()
+	ac, b := o.worker(0), o.worker(1)
+	done := make(chan struct{})
+	go func() { o.drain(ac); close(done) }()
+	time.Sleep(100 * time.Millisecond)
+	o.drain(b)
+	<-done
+	ac.Close()
+	b.Close()
+	for k, n := range ac.Counters() {
+		if strings.Contains(k, ":") {
+			o.t.Errorf("session C's answers differ from the capture's: %s %d (it ran before session B made its table)", k, n)
+		}
+	}
 }
